@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The two quick-start commands: `./dev.sh play` and `./dev.sh test`.
+# Each sets up (or refreshes) the virtual environment in .venv first, so both
+# work on a fresh Debian or Raspberry Pi OS machine with Python 3.11 or newer.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+VENV=${MAGBOARD_VENV:-.venv}
+
+find_python() {
+  for candidate in python3.13 python3.12 python3.11 python3; do
+    if command -v "$candidate" >/dev/null 2>&1 &&
+      "$candidate" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+      echo "$candidate"
+      return
+    fi
+  done
+  echo "magboard needs Python 3.11 or newer (python3 --version says: $(python3 --version 2>&1))" >&2
+  exit 1
+}
+
+setup() {  # $1: the extra to install ("" or "dev")
+  if [ ! -x "$VENV/bin/python" ]; then
+    local python
+    python=$(find_python)
+    if ! "$python" -m venv "$VENV"; then
+      echo "Could not create a virtual environment. On Debian or Raspberry Pi OS: sudo apt install python3-venv" >&2
+      exit 1
+    fi
+  fi
+  local stamp="$VENV/.installed${1:+-$1}"
+  if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    "$VENV/bin/python" -m pip install --quiet --editable ".${1:+[$1]}"
+    touch "$stamp"
+  fi
+}
+
+case "${1:-}" in
+  play)
+    shift
+    setup ""
+    exec "$VENV/bin/magboard" play "$@"
+    ;;
+  test)
+    shift
+    setup dev
+    status=0
+    "$VENV/bin/python" -m pytest "$@" || status=1
+    "$VENV/bin/ruff" check . || status=1
+    "$VENV/bin/mypy" engines host || status=1
+    exit $status
+    ;;
+  *)
+    echo "usage: ./dev.sh play [GAME] [options]   set up and play against the AI" >&2
+    echo "       ./dev.sh test [PYTEST ARGS]        set up and run every test, ruff and mypy" >&2
+    exit 2
+    ;;
+esac

@@ -1,0 +1,158 @@
+"""The one interface every game implements.
+
+Modelled on OpenSpiel's game/state split and python-chess's small typed API: a
+``Game`` object knows the rules and is stateless; positions are immutable values
+that the game produces and inspects.  Moves are cheap internal values (ints or
+tuples) chosen by each game; text exists only at the edges (``parse_move`` and
+``format_move``), so search code never touches strings.
+
+Positions are immutable so that the AI can keep any number of them in a tree or
+a transposition table without copying, and so that take-back is just keeping
+the previous value.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from engines.geometry import Geometry
+from engines.physical import Thing
+
+P = TypeVar("P")
+M = TypeVar("M", bound=Hashable)
+
+
+class MoveError(ValueError):
+    """A move text that is malformed or names a move that is not legal here."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is the player who won, or None for a draw.  ``score`` is
+    [player 0, player 1] for games that count points and None for the others.
+    """
+
+    winner: int | None
+    score: tuple[int, int] | None = None
+
+
+class Game(ABC, Generic[P, M]):
+    """The rules of one game: everything else in the project asks these methods.
+
+    Subclasses set ``id``, ``name``, ``geometry`` and ``options`` (the names of
+    the rule options the game accepts; the chosen ones are in ``chosen``).
+    """
+
+    id: str
+    name: str
+    geometry: Geometry
+    options: frozenset[str] = frozenset()
+
+    def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
+        unknown = sorted(chosen - self.options)
+        if unknown:
+            known = ", ".join(sorted(self.options)) or "none"
+            raise ValueError(f"{self.id}: unknown option {unknown[0]!r} (known: {known})")
+        self.chosen = chosen
+
+    # --- the position --------------------------------------------------------------
+    @abstractmethod
+    def start(self) -> P:
+        """The position before the first move."""
+
+    @abstractmethod
+    def to_move(self, pos: P) -> int:
+        """The player (0 or 1) whose turn it is."""
+
+    @abstractmethod
+    def legal_moves(self, pos: P) -> list[M]:
+        """Every legal move; empty exactly when the game is over."""
+
+    @abstractmethod
+    def play(self, pos: P, move: M) -> P:
+        """The position after ``move``, which must be legal in ``pos`` (not checked: hot path)."""
+
+    @abstractmethod
+    def outcome(self, pos: P) -> Outcome | None:
+        """The result of a finished game, or None while it goes on."""
+
+    @abstractmethod
+    def key(self, pos: P) -> int:
+        """A hash of everything that decides the future of the game (for transposition tables)."""
+
+    def score(self, pos: P) -> tuple[int, int] | None:
+        """Each player's points so far, for games that count them (None for the others)."""
+        return None
+
+    # --- text at the edges ----------------------------------------------------------
+    @abstractmethod
+    def format_move(self, pos: P, move: M) -> str:
+        """The canonical text of ``move`` (RULES.md notation), played from ``pos``."""
+
+    def parse_move(self, pos: P, text: str) -> M:
+        """The legal move whose canonical text is ``text``.
+
+        Raises MoveError saying whether the text is malformed or names an
+        illegal move.  The default implementation first checks the syntax (so a
+        typo gets a message about notation, not legality), then matches the
+        canonical form against the legal moves.
+        """
+        canonical = self.normalise_move_text(text)
+        moves = self.legal_moves(pos)
+        if not moves:
+            raise MoveError("not legal: the game is over")
+        for move in moves:
+            if self.format_move(pos, move) == canonical:
+                return move
+        raise MoveError(f"not legal here: {self.why_illegal(pos, canonical)}")
+
+    @abstractmethod
+    def normalise_move_text(self, text: str) -> str:
+        """Check the syntax of a move text and return its canonical spelling.
+
+        Raises MoveError naming what is wrong with the text (unknown cell, bad
+        separator, ...).  Legality is not checked here.
+        """
+
+    def why_illegal(self, pos: P, canonical: str) -> str:
+        """A short reason why a well-formed move text is not legal (games may say more)."""
+        return "no legal move has that text"
+
+    # --- the physical board ------------------------------------------------------------
+    @abstractmethod
+    def cells(self, pos: P) -> Mapping[str, tuple[Thing, ...]]:
+        """For every cell name of ``geometry``, the physical objects on it, bottom to top."""
+
+    def hands(self, pos: P) -> Mapping[int, Mapping[str, int]]:
+        """Objects each player holds off the board, by kind (for trays and LED prompts)."""
+        return {0: {}, 1: {}}
+
+    def render(self, pos: P) -> str:
+        """A drawing of the position for a terminal."""
+        from engines.render import render_cells
+
+        return render_cells(self.geometry, self.cells(pos))
+
+    # --- conveniences built on the above ------------------------------------------------
+    def is_over(self, pos: P) -> bool:
+        return self.outcome(pos) is not None
+
+    def play_texts(self, texts: Sequence[str], pos: P | None = None) -> P:
+        """Play canonical move texts in order; MoveError names the ply (1-based) that failed."""
+        current = self.start() if pos is None else pos
+        for ply, text in enumerate(texts, start=1):
+            try:
+                move = self.parse_move(current, text)
+            except MoveError as exc:
+                raise MoveError(f"ply {ply}: move {text!r}: {exc}") from None
+            current = self.play(current, move)
+        return current
+
+    def legal_texts(self, pos: P) -> list[str]:
+        """The legal moves as sorted canonical texts (the command line's view)."""
+        return sorted(self.format_move(pos, m) for m in self.legal_moves(pos))

@@ -1,0 +1,17 @@
+"""Counting move sequences: the standard check that move generation is right."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.game import Game
+
+
+def perft(game: Game[Any, Any], pos: Any, depth: int) -> int:
+    """The number of move sequences of exactly ``depth`` moves from ``pos``."""
+    if depth == 0:
+        return 1
+    moves = game.legal_moves(pos)
+    if depth == 1:
+        return len(moves)
+    return sum(perft(game, game.play(pos, m), depth - 1) for m in moves)

@@ -1,0 +1,65 @@
+"""The `magboard` command line.
+
+Each subcommand lives in its own module under ``host.commands`` and registers
+itself; this module only finds them, parses arguments and turns expected
+failures into one line on stderr and an exit status, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pkgutil
+import sys
+from collections.abc import Sequence
+from importlib import import_module
+
+import host.commands
+
+
+class CliError(Exception):
+    """An expected failure: printed as one line, with its exit status."""
+
+    def __init__(self, message: str, status: int = 2) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="magboard", description="Play abstract board games on a sensing board, or in a terminal."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for info in sorted(pkgutil.iter_modules(host.commands.__path__), key=lambda m: m.name):
+        module = import_module(f"host.commands.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    # argparse gives a '*' positional nothing once an option has come between it and the
+    # command name (`rules GAME --each MOVE ...`): such leftovers are the moves.
+    if extra and isinstance(getattr(args, "moves", None), list) and not any(a.startswith("-") for a in extra):
+        args.moves.extend(extra)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    try:
+        status: int = args.run(args)
+    except CliError as exc:
+        print(f"magboard {args.command}: {exc}", file=sys.stderr)
+        return exc.status
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status
+
+
+if __name__ == "__main__":
+    # Run as `python -m host.cli`: call the copy imported under its real name, whose
+    # CliError is the one the subcommands raise.
+    from host.cli import main as package_main
+
+    sys.exit(package_main())

@@ -1,0 +1,52 @@
+"""Shared argument handling for commands that take a game and moves."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from engines import registry
+from engines.game import Game, MoveError
+from host.cli import CliError
+
+
+def add_game_arguments(p: argparse.ArgumentParser, moves: bool = True) -> None:
+    p.add_argument("game", help="game id (see `magboard games`)")
+    p.add_argument(
+        "--option", action="append", default=[], metavar="NAME", help="switch on a rule option (repeatable)"
+    )
+    if moves:
+        p.add_argument("moves", nargs="*", metavar="MOVE", help="moves from the start, in canonical notation")
+
+
+def make_game(args: argparse.Namespace) -> Game[Any, Any]:
+    try:
+        return registry.make(args.game, args.option)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+def play_moves(game: Game[Any, Any], texts: list[str]) -> list[Any]:
+    """Every position from the start through each move; CliError names the ply and move that failed."""
+    positions = [game.start()]
+    for ply, text in enumerate(texts, start=1):
+        try:
+            move = game.parse_move(positions[-1], text)
+        except MoveError as exc:
+            raise CliError(f"ply {ply}: move {text!r}: {exc}") from None
+        positions.append(game.play(positions[-1], move))
+    return positions
+
+
+def state_json(game: Game[Any, Any], pos: Any) -> dict[str, Any]:
+    """The command line's view of a position (the contract of `magboard rules`)."""
+    outcome = game.outcome(pos)
+    score = outcome.score if outcome is not None else game.score(pos)
+    return {
+        "game": game.id,
+        "to_move": game.to_move(pos),
+        "legal": game.legal_texts(pos),
+        "over": outcome is not None,
+        "winner": outcome.winner if outcome is not None else None,
+        "score": list(score) if score is not None else None,
+    }
