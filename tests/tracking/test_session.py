@@ -1,0 +1,131 @@
+"""The session on hand-made readings: commits, the AI's move shown and carried out, take-back,
+mistakes, the journal.  (The full pipeline with firmware and serial link is tested elsewhere.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from engines.desdemona import Desdemona
+from engines.game import Game
+from engines.physical import Thing
+from host.session.journal import Journal, replay
+from host.session.session import Session, Settings
+
+GAME = Desdemona()
+NAMES = GAME.geometry.names
+
+
+def reed(stack: tuple[Thing, ...]) -> str:
+    return "magnet" if stack else "empty"
+
+
+class FirstMove:
+    """A predictable opponent: the legal move whose text sorts first; its hint is the same."""
+
+    def choose(self, game: Game[Any, Any], pos: Any) -> Any:
+        return min(game.legal_moves(pos), key=lambda m: game.format_move(pos, m))
+
+    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
+        return [self.choose(game, pos)]
+
+
+class Hands:
+    """A board of object stacks that a test moves by hand, feeding readings to a session."""
+
+    def __init__(self, session: Session) -> None:
+        self.session = session
+        self.stacks = {name: list(stack) for name, stack in GAME.cells(GAME.start()).items()}
+        self.t = 0
+        self.held: list[Thing] = []
+        self.send()
+
+    def send(self) -> None:
+        self.session.on_reading(self.t, [reed(tuple(self.stacks[n])) for n in NAMES])
+
+    def wait(self, ms: int) -> None:
+        self.t += ms
+        self.session.on_tick(self.t)
+
+    def lift(self, cell: str) -> None:
+        self.t += 50
+        self.held.append(self.stacks[cell].pop())
+        self.send()
+
+    def place(self, cell: str, thing: Thing | None = None) -> None:
+        self.t += 50
+        self.stacks[cell].append(thing or self.held.pop())
+        self.send()
+
+    def move(self, source: str, target: str) -> None:
+        self.lift(source)
+        self.place(target)
+
+
+def new_session(tmp_path: Path, **settings: Any) -> tuple[Session, Hands]:
+    session = Session(
+        GAME, reed, "empty", opponent=FirstMove(), journal=Journal(tmp_path / "j.txt", GAME),
+        settings=Settings(**settings),
+    )  # fmt: skip
+    return session, Hands(session)
+
+
+def test_a_move_is_committed_and_the_ai_reply_is_lit(tmp_path: Path) -> None:
+    session, hands = new_session(tmp_path)
+    assert session.scene == {}
+    hands.lift("a4")
+    assert session.scene["a4"].meaning == "lift"
+    assert {c for c, light in session.scene.items() if light.meaning == "put"} >= {"a5", "a6", "f9", "c2"}
+    hands.place("a6")
+    hands.wait(150)
+    assert session.moves[0] == "a4-a6"
+    ai_text = session.moves[0]
+    pending = GAME.format_move(session.position, session.pending)
+    assert pending == "a7-a10/a7"  # FirstMove: the first legal move
+    assert session.scene["a7"].meaning == "remove" and session.scene["a10"].meaning == "put"
+    assert all(light.blink == "slow" for light in session.scene.values())
+    # Carry the AI's move out: queen a7 -> a10, a Black stone on a7.
+    hands.move("a7", "a10")
+    hands.place("a7", Thing("stone", 0))
+    hands.wait(150)
+    assert session.moves == [ai_text, "a7-a10/a7"]
+    assert replay(tmp_path / "j.txt").moves == session.moves
+
+
+def test_a_wrong_move_is_shown_after_it_settles(tmp_path: Path) -> None:
+    session, hands = new_session(tmp_path)
+    hands.move("a4", "b6")  # not a queen move
+    hands.wait(100)
+    assert session.moves == []
+    hands.wait(300)
+    assert session.scene["b6"].meaning == "lift" and session.scene["b6"].blink == "fast"
+    assert session.scene["a4"].meaning == "put"
+    hands.move("b6", "a4")
+    hands.wait(300)
+    assert session.scene == {} and session.moves == []
+
+
+def test_take_back_by_restoring_the_board(tmp_path: Path) -> None:
+    session, hands = new_session(tmp_path, ai_side=None)
+    hands.move("a4", "a6")
+    hands.wait(150)
+    assert session.moves == ["a4-a6"]
+    hands.move("a6", "a4")
+    hands.wait(150)
+    assert session.moves == []
+    assert replay(tmp_path / "j.txt").moves == []
+
+
+def test_the_journal_survives_a_cut_and_resumes(tmp_path: Path) -> None:
+    session, hands = new_session(tmp_path, ai_side=None)
+    hands.move("a4", "a6")
+    hands.wait(150)
+    with open(tmp_path / "j.txt", "a") as f:
+        f.write("move a7-a8")  # a power cut in the middle of writing the next entry
+    state = replay(tmp_path / "j.txt")
+    assert state.moves == ["a4-a6"]
+    resumed = Session(
+        GAME, reed, "empty", history=state.positions, moves=state.moves, settings=Settings(ai_side=None)
+    )
+    resumed.on_reading(0, [reed(tuple(hands.stacks[n])) for n in NAMES])
+    assert resumed.scene == {}
