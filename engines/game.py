@@ -85,6 +85,10 @@ class Game(ABC, Generic[P, M]):
     def key(self, pos: P) -> int:
         """A hash of everything that decides the future of the game (for transposition tables)."""
 
+    def count_moves(self, pos: P) -> int:
+        """The number of legal moves; games with huge move lists count them without listing."""
+        return len(self.legal_moves(pos))
+
     def score(self, pos: P) -> tuple[int, int] | None:
         """Each player's points so far, for games that count them (None for the others)."""
         return None

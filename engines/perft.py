@@ -11,7 +11,6 @@ def perft(game: Game[Any, Any], pos: Any, depth: int) -> int:
     """The number of move sequences of exactly ``depth`` moves from ``pos``."""
     if depth == 0:
         return 1
-    moves = game.legal_moves(pos)
     if depth == 1:
-        return len(moves)
-    return sum(perft(game, game.play(pos, m), depth - 1) for m in moves)
+        return game.count_moves(pos)
+    return sum(perft(game, game.play(pos, m), depth - 1) for m in game.legal_moves(pos))

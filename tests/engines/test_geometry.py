@@ -51,9 +51,8 @@ def test_space_tiles_parallelogram() -> None:
 def test_flip_four_hexagon() -> None:
     g = hex_hexagon(2)
     assert g.size == 19
-    assert sorted(g.names) == sorted(
-        "a3 a4 a5 b2 b3 b4 b5 c1 c2 c3 c4 c5 d1 d2 d3 d4 e1 e2 e3".split()
-    )
+    points = "a3 a4 a5 b2 b3 b4 b5 c1 c2 c3 c4 c5 d1 d2 d3 d4 e1 e2 e3"
+    assert sorted(g.names) == points.split()
     assert len(g.neighbours(g.cell("c3"))) == 6
     # Lines: along each of 3 axes, lengths 3 4 5 4 3 -> 15 lines; 9 of them have at least 4 points.
     assert sorted(len(line) for line in g.lines()) == sorted([3, 4, 5, 4, 3] * 3)
