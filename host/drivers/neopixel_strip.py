@@ -1,0 +1,75 @@
+"""NeoPixels driven by the Pi, through Adafruit's pixel buffer (neopixel or neopixel_spi).
+
+Adafruit's own brightness scaling is left at 1.0 and auto-write off: this
+driver shapes every frame itself (host.drivers.shaping) and sends it with one
+``show()``, so the bytes on the wire are exactly what the board file allows.
+``neopixel`` (PWM/PCM pin, needs root) and ``neopixel_spi`` (SPI0 MOSI, works
+on a Pi 5 and without root) share that buffer class, hence one strip type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib import import_module
+from typing import Any
+
+from host.drivers.interfaces import RGB, DriverError, check_frame
+from host.drivers.shaping import OutputShaper
+from host.hardware.spec import LED_PI_PWM, LED_PI_SPI, BoardSpec, LedSpec
+
+
+class NeoPixelStrip:
+    """An LedStrip on any Adafruit PixelBuf."""
+
+    def __init__(self, pixels: Any, leds: LedSpec) -> None:
+        if len(pixels) != leds.count:
+            raise DriverError(f"the pixel buffer holds {len(pixels)} LEDs, the board has {leds.count}")
+        self.pixels = pixels
+        self.shaper = OutputShaper(leds)
+        self._count = leds.count
+
+    @property
+    def count(self) -> int:
+        return self._count
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        check_frame(frame, self._count)
+        for i, rgb in enumerate(self.shaper.shape(frame)):
+            self.pixels[i] = rgb
+        self.pixels.show()
+
+    def close(self) -> None:
+        self.pixels.fill(0)
+        self.pixels.show()
+        self.pixels.deinit()
+
+
+def _import(module: str) -> Any:
+    try:
+        return import_module(module)
+    except ImportError as exc:
+        raise DriverError(
+            f"cannot import {module} ({exc}); on the Pi install the extras: pip install 'magboard[pi]'"
+        ) from None
+    except (NotImplementedError, RuntimeError) as exc:
+        raise DriverError(f"{module} does not support this machine: {exc}") from None
+
+
+def open_strip(board: BoardSpec) -> NeoPixelStrip:
+    """The board's LED chain on this Pi, as its board file wires it."""
+    leds = board.leds
+    common = {"brightness": 1.0, "auto_write": False, "pixel_order": leds.order}
+    if leds.driver == LED_PI_PWM:
+        pins = _import("board")
+        neopixel = _import("neopixel")
+        pin = getattr(pins, f"D{leds.pin}", None)
+        if pin is None:
+            raise DriverError(f"this machine has no pin board.D{leds.pin} for the LEDs")
+        pixels = neopixel.NeoPixel(pin, leds.count, **common)
+    elif leds.driver == LED_PI_SPI:
+        pins = _import("board")
+        neopixel_spi = _import("neopixel_spi")
+        pixels = neopixel_spi.NeoPixel_SPI(pins.SPI(), leds.count, **common)
+    else:
+        raise DriverError(f"board {board.id}: the Pico drives the LEDs; send frames over the serial link")
+    return NeoPixelStrip(pixels, leds)
