@@ -117,7 +117,7 @@ def test_take_back_by_restoring_the_board(tmp_path: Path) -> None:
 
 
 def test_the_journal_survives_a_cut_and_resumes(tmp_path: Path) -> None:
-    session, hands = new_session(tmp_path, ai_side=None)
+    _, hands = new_session(tmp_path, ai_side=None)
     hands.move("a4", "a6")
     hands.wait(150)
     with open(tmp_path / "j.txt", "a") as f:

@@ -136,4 +136,5 @@ def test_the_ai_move_then_a_reply_is_two_moves() -> None:
     other = GAME.play_texts(["d1-d2/d1"], after)
     verdict = t.observe(reading_of(other, hall), cells("d1", "d2"))
     assert verdict.kind == MISMATCH
-    assert verdict.steps == (Step("remove", NAMES.index("d2"), None), Step("turn", NAMES.index("d1"), NAMES.index("d1")))
+    d1, d2 = NAMES.index("d1"), NAMES.index("d2")
+    assert verdict.steps == (Step("remove", d2, None), Step("turn", d1, d1))
