@@ -1,0 +1,142 @@
+"""Symmetric, deferred, per-cell debouncing by counting (QMK's sym_defer_pk).
+
+A cell's reported (cooked) value follows its raw value only after the raw
+value has stayed the same, and different from the cooked one, for the whole
+debounce time. Any change of the raw value restarts that cell's count; going
+back to the cooked value cancels it. Nothing is reported eagerly: a magnet
+sliding across a cell is noise until it rests.
+
+Counts are in microseconds of scan time, so a slow scan settles a cell as soon
+as it has been seen unchanged across the debounce time. update() allocates
+nothing; each cell keeps its own counter.
+"""
+
+import array
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(value):
+        return value
+
+
+_MAX_ELAPSED_US = const(1 << 24)
+
+
+def _clamp_elapsed(elapsed_us):
+    if elapsed_us < 0:
+        return 0
+    if elapsed_us > _MAX_ELAPSED_US:
+        return _MAX_ELAPSED_US
+    return elapsed_us
+
+
+class RowDebouncer:
+    """Debounces a digital matrix kept as one bit mask per row (column c = bit c).
+
+    Rows where nothing changed and nothing is pending cost one comparison.
+    """
+
+    def __init__(self, rows, cols, debounce_us):
+        self.rows = rows
+        self.cols = cols
+        self.debounce_us = debounce_us
+        self.cooked = array.array("H", [0] * rows)
+        self._last = array.array("H", [0] * rows)
+        self._pending = array.array("H", [0] * rows)
+        self._counters = array.array("i", [0] * (rows * cols))
+
+    def update(self, raw, elapsed_us):
+        """Take one scan (raw[r] = bit mask of row r) made elapsed_us after the
+        previous one; return True when any cooked cell changed."""
+        elapsed_us = _clamp_elapsed(elapsed_us)
+        cols = self.cols
+        cooked_rows = self.cooked
+        last_rows = self._last
+        pending_rows = self._pending
+        counters = self._counters
+        changed = False
+        for r in range(self.rows):
+            now = raw[r]
+            last = last_rows[r]
+            pending = pending_rows[r]
+            if now == last and not pending:
+                continue
+            cooked = cooked_rows[r]
+            moved = now ^ last
+            running = pending & ~moved
+            base = r * cols
+            if running:
+                for c in range(cols):
+                    bit = 1 << c
+                    if running & bit:
+                        left = counters[base + c] - elapsed_us
+                        if left <= 0:
+                            counters[base + c] = 0
+                            pending &= ~bit
+                            cooked = (cooked & ~bit) | (now & bit)
+                            changed = True
+                        else:
+                            counters[base + c] = left
+            if moved:
+                differs = now ^ cooked
+                pending &= ~(moved & ~differs)
+                start = moved & differs
+                if start:
+                    for c in range(cols):
+                        bit = 1 << c
+                        if start & bit:
+                            counters[base + c] = self.debounce_us
+                    pending |= start
+            cooked_rows[r] = cooked
+            last_rows[r] = now
+            pending_rows[r] = pending
+        return changed
+
+
+class CellDebouncer:
+    """Debounces one small value per cell (0..255), for the analog Hall codes."""
+
+    def __init__(self, count, debounce_us):
+        self.count = count
+        self.debounce_us = debounce_us
+        self.cooked = bytearray(count)
+        self._last = bytearray(count)
+        self._counters = array.array("i", [0] * count)
+        self._pending = 0
+
+    def update(self, raw, elapsed_us):
+        """Take one scan (raw[i] = value of cell i); return True when any
+        cooked value changed."""
+        if not self._pending and raw == self._last:
+            return False
+        elapsed_us = _clamp_elapsed(elapsed_us)
+        cooked = self.cooked
+        last = self._last
+        counters = self._counters
+        pending = self._pending
+        changed = False
+        for i in range(self.count):
+            now = raw[i]
+            if now != last[i]:
+                last[i] = now
+                if now == cooked[i]:
+                    if counters[i]:
+                        counters[i] = 0
+                        pending -= 1
+                else:
+                    if not counters[i]:
+                        pending += 1
+                    counters[i] = self.debounce_us
+            elif counters[i]:
+                left = counters[i] - elapsed_us
+                if left <= 0:
+                    counters[i] = 0
+                    pending -= 1
+                    cooked[i] = now
+                    changed = True
+                else:
+                    counters[i] = left
+        self._pending = pending
+        return changed

@@ -1,0 +1,5 @@
+"""Runs at boot on the Pico: the scanner, forever (see device.py)."""
+
+import device
+
+device.main()

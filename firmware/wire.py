@@ -1,0 +1,102 @@
+"""Frames on the serial line: COBS-encoded, ended by 0x00, checked by CRC-32.
+
+A frame's payload is version (u8), type (u8), sequence number (u16), body,
+CRC-32 (u32, zlib's, over everything before it). Both directions use the same
+framing; buffers are allocated once, at start-up.
+"""
+
+import binascii
+import struct
+
+import cobs
+from messages import PROTOCOL_VERSION
+
+try:
+    from micropython import const
+except ImportError:
+
+    def const(value):
+        return value
+
+
+HEADER = const(4)
+TRAILER = const(4)
+MIN_PAYLOAD = const(8)
+
+# FrameReceiver.push results below zero.
+ERR_OVERFLOW = const(-1)
+ERR_COBS = const(-2)
+ERR_SHORT = const(-3)
+ERR_CRC = const(-4)
+
+
+def encoded_capacity(max_payload):
+    """Bytes needed for a COBS-encoded payload of max_payload bytes plus the delimiter."""
+    return max_payload + max_payload // 254 + 3
+
+
+class FrameReceiver:
+    """Collects bytes up to a 0x00 delimiter and decodes the frame in place.
+
+    Bytes before the first delimiter after start-up (a frame cut in half)
+    simply fail the checks; a frame longer than the buffer is dropped whole.
+    """
+
+    def __init__(self, max_payload):
+        self.buf = bytearray(encoded_capacity(max_payload))
+        self._view = memoryview(self.buf)
+        self._capacity = len(self.buf)
+        self._length = 0
+        self._dropping = False
+
+    def push(self, byte):
+        """Feed one byte. Returns the payload length (>= MIN_PAYLOAD) when a
+        valid frame is complete in buf, 0 while none is, or an ERR_ code."""
+        if byte:
+            if self._dropping:
+                return 0
+            if self._length == self._capacity:
+                self._dropping = True
+                self._length = 0
+                return ERR_OVERFLOW
+            self.buf[self._length] = byte
+            self._length += 1
+            return 0
+        length = self._length
+        self._length = 0
+        if self._dropping:
+            self._dropping = False
+            return 0
+        if length == 0:
+            return 0
+        length = cobs.decode_in_place(self.buf, length)
+        if length < 0:
+            return ERR_COBS
+        if length < MIN_PAYLOAD:
+            return ERR_SHORT
+        end = length - TRAILER
+        if binascii.crc32(self._view[:end]) != struct.unpack_from("<I", self.buf, end)[0]:
+            return ERR_CRC
+        return length
+
+
+class FrameWriter:
+    """Builds outgoing frames: the body goes into payload at HEADER, then
+    encode() adds header, sequence number and CRC and COBS-encodes into frame."""
+
+    def __init__(self, max_payload):
+        self.payload = bytearray(max_payload)
+        self._view = memoryview(self.payload)
+        self.frame = bytearray(encoded_capacity(max_payload))
+        self.max_body = max_payload - HEADER - TRAILER
+        self.seq = 0
+
+    def encode(self, msg_type, body_end):
+        """Frame the payload whose body ends at offset body_end; return the
+        number of bytes of frame to send (delimiter included)."""
+        struct.pack_into("<BBH", self.payload, 0, PROTOCOL_VERSION, msg_type, self.seq)
+        self.seq = (self.seq + 1) & 0xFFFF
+        struct.pack_into("<I", self.payload, body_end, binascii.crc32(self._view[:body_end]))
+        n = cobs.encode_into(self.payload, body_end + TRAILER, self.frame)
+        self.frame[n] = 0
+        return n + 1

