@@ -11,8 +11,8 @@ unless a ``wait`` says otherwise.
     remove a7             take the top object off the board for good
     turn d4               turn the top object over (a reversible stone or piece)
     slide a4 a5 a6        slide the top object across cells, ending on the last
-    tap c3                lift the top object and put it straight back (or touch an empty cell
-                          with a magnet): how a player answers a question of the LEDs
+    tap c3                lift the top object and put it straight back, or touch the cell with a
+                          piece when nothing on it has a magnet: how a player answers the LEDs
     wait 500              let time pass
     press confirm         a button: confirm, new_game, hint, take_back
     step 100              the time each later action takes (default 100)

@@ -112,8 +112,8 @@ class Session:
     def on_button(self, t_ms: int, name: str) -> None:
         self.now_ms = t_ms
         if name == "confirm":
-            if self.asking:
-                self._commit(self.asking[self.highlight % len(self.asking)])
+            if self.shown_choice is not None:
+                self._commit(self.shown_choice)
             elif self.verdict is not None and self.verdict.kind == CONFIRM and self.verdict.match is not None:
                 self._commit(self.verdict.match)
         elif name == "take_back":
@@ -241,7 +241,11 @@ class Session:
             self._show(self._idle_scene())
 
     def _watch_taps(self, reading: tuple[Hashable, ...]) -> None:
-        """While asking, a cell lifted and put back (or touched with a piece) picks a choice."""
+        """While asking, a cell lifted and put back (or touched with a piece) answers.
+
+        A tap on a cell that only some choices change picks among those; any
+        other tap shows the next choice.  Confirm takes the one shown.
+        """
         assert self.ask_base is not None
         moved = {i for i, (a, b) in enumerate(zip(self.ask_base, reading, strict=True)) if a != b}
         if moved:
@@ -250,16 +254,17 @@ class Session:
         tapped, self.ask_moved = self.ask_moved, set()
         if not tapped:
             return
-        picked = [c for c in self.asking if tapped & self._distinct(c)]
+        everywhere = frozenset.intersection(*(c.changed for c in self.asking))
+        picked = [c for c in self.asking if tapped & (c.changed - everywhere)]
         if len(picked) == 1:
             self._commit(picked[0])
         else:
-            self.highlight += 1
+            self.highlight = (self.highlight + 1) % len(self.asking)
 
-    def _distinct(self, candidate: Candidate[Hashable]) -> set[int]:
-        others = [c.changed for c in self.asking if c is not candidate]
-        common = frozenset.intersection(*others) if others else frozenset()
-        return set(candidate.changed - common)
+    @property
+    def shown_choice(self) -> Candidate[Hashable] | None:
+        """The choice the LEDs show while asking (confirm takes it)."""
+        return self.asking[self.highlight % len(self.asking)] if self.asking else None
 
     # --- scenes ------------------------------------------------------------------------------
     def _idle_scene(self) -> dict[str, Light]:
@@ -290,6 +295,8 @@ class Session:
             scene[self.names[cell]] = Light("lift", STEADY)
             for target in targets:
                 scene[self.names[target]] = Light("put", STEADY)
+        if self.pending is not None:
+            scene.update(self._move_lights(self.pending, SLOW, dim=False))
         scene.update(self._step_lights(verdict.todo, SLOW))
         return scene
 
@@ -297,11 +304,16 @@ class Session:
         return {self.names[i]: Light("choose", SLOW) for i in match.changed}
 
     def _ask_scene(self) -> dict[str, Light]:
+        """The choice shown: where carried objects would have gone (put), what else it changes (choose)."""
+        choice = self.shown_choice
+        assert choice is not None
+        before = self.expect.stacks
+        carried = {before[i][-1] for i in choice.changed if before[i] and before[i] != choice.stacks[i]}
         scene = {}
-        for index, choice in enumerate(self.asking):
-            lit = index == self.highlight % len(self.asking)
-            for cell in self._distinct(choice):
-                scene[self.names[cell]] = Light("choose", STEADY if lit else SLOW, dim=not lit)
+        for cell in choice.changed:
+            stack = choice.stacks[cell]
+            landed = bool(stack) and stack[-1] in carried and stack[-1] not in before[cell]
+            scene[self.names[cell]] = Light("put", STEADY) if landed else Light("choose", SLOW)
         return scene
 
     def _mistake_scene(self, steps: Sequence[Step]) -> dict[str, Light]:

@@ -66,8 +66,11 @@ class Expectations(Generic[R]):
         if pending is not None:
             after_ai = game.play(self.position, pending)
             self._add((pending,), 0, after_ai)
+            ai_stacks = self._stacks(after_ai)
             for reply in game.legal_moves(after_ai):
-                self._add((pending, reply), 0, game.play(after_ai, reply))
+                after_reply = game.play(after_ai, reply)
+                if self._stacks(after_reply) != ai_stacks:  # a pass needs no hands: it is not a reply
+                    self._add((pending, reply), 0, after_reply)
         else:
             for move in game.legal_moves(self.position):
                 self._add((move,), 0, game.play(self.position, move))

@@ -138,12 +138,18 @@ class Tracker(Generic[R]):
         return Verdict(PROGRESS, choices=tuple(consistent), lifted=lifted, todo=todo)
 
     def remaining(self, c: Candidate[R], reading: tuple[R, ...], touched: frozenset[int]) -> list[Step]:
-        """What is left to do on the board for candidate ``c``."""
+        """What is left to do on the board for candidate ``c``.
+
+        A change the sensors cannot see (a tile without a magnet, a stone turned
+        under a reed switch) counts as done only once its cell was touched, so
+        the LEDs keep asking for it until then.
+        """
         empty = self.expect.empty
         steps = []
         for i in sorted(c.changed):
-            if reading[i] == c.reading[i] and (i not in c.must_touch or i in touched):
-                continue
+            visible = c.reading[i] != self.expect.reading[i]
+            if reading[i] == c.reading[i] and (visible or i in touched):
+                continue  # done, as far as the sensors can tell
             if c.reading[i] == empty and not c.stacks[i]:
                 steps.append(Step("remove", i, None))
             elif reading[i] == empty:

@@ -1,0 +1,111 @@
+"""Hands at a virtual board: script actions carried out in real time.
+
+The firmware under simulation scans in real time, so a person's actions must
+take real time too: a piece slid across cells rests on each for a moment, a
+stone turned over leaves its cell while it turns.  Objects lifted are held in
+the hand until placed; ``place CELL KIND`` takes a new object from the box.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from engines.physical import Thing
+from host.session.script import Action, ScriptError
+from host.sim.rig import Rig
+
+TURN_S = 0.06  # a piece turned over is off its cell this long
+TAP_S = 0.08  # a tap: lifted and put straight back
+
+
+class Hands:
+    def __init__(self, rig: Rig, sleep: Callable[[float], None] = time.sleep) -> None:
+        self.rig = rig
+        self.sleep = sleep
+        self.held: list[Thing] = []
+        self.step_ms = 100
+        self.done = threading.Event()
+
+    def run(self, actions: list[Action]) -> None:
+        """Carry out every action, each followed by the current step time."""
+        try:
+            for action in actions:
+                self.do(action)
+        finally:
+            self.done.set()
+
+    def do(self, action: Action) -> None:
+        try:
+            self._do(action)
+        except ValueError as exc:
+            raise ScriptError(f"line {action.line}: {action.verb} {' '.join(action.cells)}: {exc}") from None
+
+    def _do(self, action: Action) -> None:
+        verb = action.verb
+        if verb == "wait":
+            self.sleep(action.ms / 1000)
+            return
+        if verb == "step":
+            self.step_ms = action.ms
+            return
+        if verb == "press":
+            self.rig.buttons.press(action.button)
+        elif verb == "lift":
+            self.held.append(self._lift(action.cells[0]))
+        elif verb == "remove":
+            self._lift(action.cells[0])
+        elif verb == "place":
+            if action.thing is not None:
+                thing = action.thing
+            elif self.held:
+                thing = self.held.pop()
+            else:
+                raise ValueError("the hand is empty: say which object to place (e.g. 'place a7 stone:0')")
+            self._place(action.cells[0], thing)
+        elif verb == "turn":
+            thing = self._lift(action.cells[0])
+            if thing.colour is None:
+                self._place(action.cells[0], thing)
+                raise ValueError(f"a {thing.kind} has no colour to turn over")
+            self.sleep(TURN_S)
+            self._place(action.cells[0], Thing(thing.kind, 1 - thing.colour))
+        elif verb == "slide":
+            thing = self._lift(action.cells[0])
+            for cell in action.cells[1:-1]:
+                self._place(cell, thing)
+                self.sleep(self.step_ms / 1000 / 2)
+                self._lift(cell)
+            self._place(action.cells[-1], thing)
+        elif verb == "tap":
+            self._tap(action.cells[0])
+        self.sleep(self.step_ms / 1000)
+
+    def _tap(self, cell: str) -> None:
+        stack = self.rig.virtual.stack(cell)
+        model = self.rig.virtual.model
+        if stack and model.reading_of(stack) != model.reading_of(stack[:-1]):
+            thing = self._lift(cell)
+            self.sleep(TAP_S)
+            self._place(cell, thing)
+            return
+        magnet = self._any_magnet()
+        self._place(cell, magnet)
+        self.sleep(TAP_S)
+        self._lift(cell)
+
+    def _any_magnet(self) -> Thing:
+        """An object whose magnet the sensors feel: what a player taps an empty cell with."""
+        for kind, spec in self.rig.board.objects.items():
+            if spec.pole_down and spec.magnet == "strong":
+                return Thing(kind, 0 if spec.role != "neutral" else None)
+        raise ValueError("this board has no object with a magnet to tap with")
+
+    def _lift(self, cell: str) -> Thing:
+        with self.rig.lock:
+            return self.rig.virtual.lift(cell)
+
+    def _place(self, cell: str, thing: Thing) -> None:
+        with self.rig.lock:
+            self.rig.virtual.place(cell, thing)

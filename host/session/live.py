@@ -1,0 +1,59 @@
+"""The live loop: the serial link, the buttons and the clock drive a board session.
+
+Everything that touches the session happens on the thread that calls
+``run``: snapshots wait in the link's queue, button presses in the buttons'
+queue, and the loop hands them on in order and ticks the clock often enough
+for readings to settle and LEDs to blink.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+
+from host.drivers.interfaces import Buttons
+from host.link.device_link import DeviceLink, LinkError
+from host.session.board_play import BoardPlay
+
+TICK_S = 0.02
+
+
+def monotonic_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+class LiveLoop:
+    def __init__(
+        self,
+        play: BoardPlay,
+        link: DeviceLink,
+        buttons: Buttons | None = None,
+        clock: Callable[[], int] = monotonic_ms,
+    ) -> None:
+        self.play = play
+        self.link = link
+        self.buttons = buttons
+        self.clock = clock
+        self.stop = threading.Event()
+
+    def run(self, until: Callable[[], bool] | None = None) -> None:
+        """Serve the board until ``stop`` is set or ``until()`` says so."""
+        while not self.stop.is_set() and not (until is not None and until()):
+            self.step()
+
+    def step(self) -> None:
+        try:
+            snapshot = self.link.next_snapshot(TICK_S)
+        except TimeoutError:
+            snapshot = None
+        except LinkError:
+            self.stop.set()
+            return
+        now = self.clock()
+        if snapshot is not None:
+            self.play.on_snapshot(now, snapshot.values)
+        if self.buttons is not None:
+            for press in self.buttons.poll():
+                self.play.on_button(now, press.button)
+        self.play.tick(now)

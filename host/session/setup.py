@@ -1,0 +1,99 @@
+"""Putting a game on a board: the pieces `magboard play` and the tests assemble.
+
+``open_simulated`` builds the whole simulated pipeline - virtual board, the
+real firmware under MicroPython on a pseudo-terminal, the serial link through
+pyserial, the tracker and session, and a virtual LED strip - with the board set
+up in the session's position, as a player would have it when they sit down.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engines import registry
+from engines.game import Game
+from host.hardware.loading import load_board
+from host.hardware.sensing import Reading, SensorModel
+from host.hardware.spec import BoardSpec
+from host.link.device_link import DeviceLink, Expectation
+from host.session.board_play import BoardPlay
+from host.session.journal import Journal, replay
+from host.session.live import LiveLoop
+from host.session.session import Opponent, Session, Settings
+from host.sim.rig import Rig
+
+READY_S = 10.0
+
+
+def default_board(game_id: str) -> str:
+    """The board build a game is best played on (Hall where polarity or levels help)."""
+    return f"{game_id}-hall"
+
+
+@dataclass
+class Table:
+    """Everything on and under the table for one game."""
+
+    game: Game[Any, Any]
+    board: BoardSpec
+    session: Session
+    play: BoardPlay
+    link: DeviceLink
+    loop: LiveLoop
+    rig: Rig | None = None
+
+
+def make_session(
+    game: Game[Any, Any],
+    board: BoardSpec,
+    *,
+    opponent: Opponent | None,
+    settings: Settings,
+    journal_path: Path | None,
+) -> Session:
+    """A session, resumed from the journal when it holds a game of this kind."""
+    history: list[Any] | None = None
+    moves: list[str] = []
+    if journal_path is not None and journal_path.exists() and journal_path.stat().st_size:
+        state = replay(journal_path)
+        if state.game.id != game.id or state.game.chosen != game.chosen:
+            raise ValueError(f"{journal_path} holds a {state.game.id} game, not {game.id}")
+        history, moves = state.positions, state.moves
+    journal = Journal(journal_path, game) if journal_path is not None else None
+    model = SensorModel(board)
+    return Session(
+        game, model.reading_of, Reading.EMPTY, opponent=opponent, journal=journal, settings=settings,
+        history=history, moves=moves,
+    )  # fmt: skip
+
+
+@contextlib.contextmanager
+def open_simulated(
+    game_id: str,
+    *,
+    board_id: str | None = None,
+    options: tuple[str, ...] = (),
+    opponent: Opponent | None = None,
+    settings: Settings | None = None,
+    journal_path: Path | None = None,
+    seed: int = 0,
+) -> Iterator[Table]:
+    game = registry.make(game_id, options)
+    board = load_board(board_id or default_board(game_id))
+    if board.game != game.id:
+        raise ValueError(f"board {board.id} is a {board.game} board, not {game.id}")
+    session = make_session(
+        game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path
+    )
+    with Rig(board, seed=seed) as rig:
+        with rig.lock:
+            rig.virtual.set_position(game.cells(session.position))
+        expect = Expectation(board=board.id, rows=board.sensor.rows, cols=board.sensor.cols)
+        with DeviceLink(rig.port, expect=expect) as link:
+            link.wait_ready(READY_S)
+            play = BoardPlay(session, board, SensorModel(board), rig.leds)
+            yield Table(game, board, session, play, link, LiveLoop(play, link, rig.buttons), rig)

@@ -1,0 +1,107 @@
+"""A person at the simulated board: makes moves by hand, carries out the AI's moves from the LEDs."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from typing import Any
+
+from host.session.diff import hand_actions
+from host.session.hands import Hands
+from host.session.script import Action
+from host.session.setup import Table
+
+TIMEOUT_S = 20.0
+ANSWERS = 12  # questions a person answers before giving up on a move
+ANSWER_S = 0.6
+
+
+class Person:
+    def __init__(self, table: Table, seed: int = 0, step_ms: int = 30) -> None:
+        assert table.rig is not None
+        self.table = table
+        self.rng = random.Random(seed)
+        self.hands = Hands(table.rig)
+        self.hands.step_ms = step_ms
+
+    @property
+    def game(self) -> Any:
+        return self.table.game
+
+    def act(self, actions: list[Action], until: Any = None) -> None:
+        """Carry out actions while the live loop serves the board; then serve until ``until()``."""
+        done = threading.Event()
+        failure: list[BaseException] = []
+
+        def work() -> None:
+            try:
+                for action in actions:
+                    self.hands.do(action)
+            except BaseException as exc:  # reported on the main thread
+                failure.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=work, daemon=True).start()
+        deadline = time.monotonic() + TIMEOUT_S
+        self.table.loop.run(until=lambda: done.is_set() or time.monotonic() > deadline)
+        if failure:
+            raise failure[0]
+        if until is not None:
+            self.table.loop.run(until=lambda: until() or time.monotonic() > deadline)
+
+    def serve(self, seconds: float, until: Any = None) -> None:
+        end = time.monotonic() + seconds
+        self.table.loop.run(until=lambda: time.monotonic() > end or (until is not None and until()))
+
+    def make(self, move: Any) -> None:
+        """Make a legal move by hand, in a random order of hands, and see it committed."""
+        session = self.table.session
+        pos = session.position
+        self._perform(pos, self.game.play(pos, move))
+
+    def carry_out_ai_move(self) -> set[str]:
+        """Do what the LEDs ask for the AI's move; returns the cells that were lit for it."""
+        session = self.table.session
+        assert session.pending is not None
+        lit = set(session.scene)
+        pos = session.position
+        self._perform(pos, self.game.play(pos, session.pending))
+        return lit
+
+    def _perform(self, pos: Any, target: Any) -> None:
+        """Move the objects, then answer the LEDs' questions until the move is committed."""
+        session = self.table.session
+        plies = len(session.moves)
+        self.act(hand_actions(self.game.cells(pos), self.game.cells(target), self.rng))
+        wanted = self.game.key(target)
+        for _ in range(ANSWERS):
+            self.serve(ANSWER_S, until=lambda: len(session.moves) > plies)
+            if len(session.moves) > plies:
+                return
+            self._answer(wanted)
+        verdict = session.verdict
+        kind = verdict.kind if verdict else None
+        choices = [c.label for c in verdict.choices] if verdict else []
+        raise AssertionError(f"the move was never committed: the tracker says {kind} {choices[:8]}")
+
+    def _answer(self, wanted: int) -> None:
+        """Confirm the choice the LEDs show if it is the move made, else tap to see another."""
+        session = self.table.session
+        assert self.table.rig is not None
+        shown = session.shown_choice
+        verdict = session.verdict
+        if shown is None and verdict is not None and verdict.kind == "confirm":
+            self.table.rig.buttons.press("confirm")
+            return
+        if shown is None:
+            return
+        if self.game.key(shown.position) == wanted:
+            self.table.rig.buttons.press("confirm")
+            return
+        everywhere = frozenset.intersection(*(c.changed for c in session.asking))
+        mine = [c for c in session.asking if self.game.key(c.position) == wanted]
+        own = sorted(mine[0].changed - everywhere) if mine else []
+        cell = own[0] if own else min(shown.changed)
+        self.act([Action(0, "tap", (self.game.geometry.names[cell],))])

@@ -1,0 +1,62 @@
+"""Whole games of each game through the full simulated pipeline: virtual board -> the real
+firmware under MicroPython -> pseudo-terminal and pyserial -> tracker -> session -> virtual LEDs.
+
+A person makes their moves by hand in varying orders; the AI's moves are lit on the LEDs and
+carried out; the journal ends up holding the game."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from host.session.ai_opponent import AiOpponent
+from host.session.journal import replay
+from host.session.session import Settings
+from host.session.setup import open_simulated
+from tests.pipeline.player import Person
+
+CASES = [
+    ("kingofrings", "kingofrings-hall", 60),
+    ("kingofrings", "kingofrings-reed", 30),
+    ("desdemona", "desdemona-hall", 200),
+    ("desdemona", "desdemona-reed", 20),
+    ("spacetiles", "spacetiles-hall", 60),
+    ("spacetiles", "spacetiles-reed", 12),
+    ("flipfour", "flipfour-hall", 60),
+    ("flipfour", "flipfour-reed", 20),
+]
+
+
+@pytest.mark.parametrize(("game_id", "board_id", "max_plies"), CASES)
+def test_a_game_against_the_ai_on_the_simulated_board(
+    tmp_path: Path, game_id: str, board_id: str, max_plies: int
+) -> None:
+    rng = random.Random(7)
+    journal = tmp_path / "game.journal"
+    ai = AiOpponent(level=3, nodes=60, seed=1)
+    with open_simulated(
+        game_id, board_id=board_id, opponent=ai, settings=Settings(ai_side=1), journal_path=journal
+    ) as table:
+        person = Person(table, seed=3)
+        session, game = table.session, table.game
+        person.serve(0.3)
+        while not game.is_over(session.position) and len(session.moves) < max_plies:
+            if session.pending is not None:
+                ai_move = session.pending
+                changed = {
+                    name
+                    for name, stack in game.cells(game.play(session.position, ai_move)).items()
+                    if stack != game.cells(session.position)[name]
+                }
+                lit = person.carry_out_ai_move()
+                text = game.format_move(session.position, ai_move)
+                assert changed <= lit, f"the AI's move {text} is not lit"
+            else:
+                moves = game.legal_moves(session.position)
+                person.make(rng.choice(moves))
+        assert table.play.bad_snapshots == 0
+        moves = list(session.moves)
+    assert moves, "no move was committed"
+    assert replay(journal).moves == moves
