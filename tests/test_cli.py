@@ -47,7 +47,8 @@ def test_an_illegal_move_names_the_ply_and_move_without_a_traceback() -> None:
 
 def test_unknown_game_and_option_are_one_line_errors() -> None:
     result = run_cli("rules", "chess")
-    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "unknown game 'chess'" in result.stderr
+    assert result.returncode == 2 and result.stderr.count("\n") == 1
+    assert "unknown game 'chess'" in result.stderr
     result = run_cli("perft", "desdemona", "1", "--option", "fast")
     assert result.returncode == 2 and "unknown option 'fast'" in result.stderr
 

@@ -1,153 +1,292 @@
-"""`magboard play GAME`: a game against the AI, typed in the terminal.
+"""`magboard play GAME`: a game on a board - the simulated one unless a real one is named.
 
-The terminal game is the fallback when no board (real or simulated) is in use:
-the position is drawn after every move and moves are typed in the notation of
-RULES.md.  Every move is saved to a record file as it is made, so a game that
-is interrupted can be replayed or continued with ``--resume``.
+Three ways in, one session underneath:
+- interactive (default): the simulated board in the terminal.  Type a move and
+  simulated hands make it on the virtual board, or type physical actions
+  (``lift a4``, ``place a6``...); the real firmware, serial link and tracker see
+  them exactly as they would see a person's hands.  The LEDs are listed under
+  the drawing.
+- ``--script FILE``: the same, from a file of actions (host/session/script.py),
+  printing commits, scenes and LED frames as JSON lines.
+- ``--serial PORT`` (or ``auto``): a real board on a serial port.
+Every committed move goes to the journal first, so after a power cut the same
+command resumes the game (``--new`` starts afresh).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from engines import records
-from engines.game import Game, MoveError
+from engines import registry
+from engines.game import MoveError
 from host.cli import CliError
-from host.gamearg import make_game
+from host.hardware.loading import BoardFileError
+from host.session.ai_opponent import AiOpponent
+from host.session.diff import hand_actions
+from host.session.hands import Hands
+from host.session.journal import JournalError
+from host.session.script import ScriptError, parse
+from host.session.session import Event, Settings
+from host.session.setup import Table, default_board, open_real, open_simulated
 
-HELP = """Type a move in the notation of RULES.md, or one of:
-  moves        list the legal moves
-  hint         ask the AI for the best move and its plan
-  undo         take back your last move (and the AI's reply)
-  quit         stop (the game is kept in the record file)"""
+SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
+COMMAND_S = 5.0
+
+HELP = """Type a move (e.g. a4-a6) and the simulated hands make it, or physical actions:
+  lift CELL | place CELL [KIND[:COLOUR]] | remove CELL | turn CELL | slide CELL ... | tap CELL
+  do            carry out the AI's move as the LEDs show it
+  confirm | hint | takeback | newgame      the board's buttons
+  moves         list the legal moves        quit    stop (the journal keeps the game)"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("play", help="play a game against the AI in the terminal")
+    p = sub.add_parser("play", help="play on the simulated board (default) or a real one")
     p.add_argument("game", nargs="?", default="desdemona", help="game id (default: desdemona)")
     p.add_argument("--option", action="append", default=[], metavar="NAME", help="rule option (repeatable)")
+    p.add_argument("--board", help="board id or file (default: GAME-hall; see `magboard hardware list`)")
+    p.add_argument("--serial", metavar="PORT", help="a real board on this serial port, or 'auto' to find it")
+    p.add_argument("--script", type=Path, help="run these physical actions on the simulated board")
     p.add_argument("--side", type=int, choices=(0, 1), default=0, help="the side you play (0 moves first)")
+    p.add_argument("--humans", action="store_true", help="two people play; no AI")
     p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1..10", help="AI level")
     p.add_argument("--seconds", type=float, default=3.0, help="AI thinking time per move")
-    p.add_argument("--record", type=Path, help="record file to write (default: magboard-GAME.txt)")
-    p.add_argument("--resume", action="store_true", help="continue the game in the record file")
+    p.add_argument("--nodes", type=int, help="AI node budget per move instead of time (repeatable play)")
+    p.add_argument("--journal", type=Path, help="journal file (default: in ~/.local/share/magboard)")
+    p.add_argument("--new", action="store_true", help="start a new game instead of resuming the journal")
+    p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensors and the AI")
     p.set_defaults(run=run)
 
 
+def journal_path(args: argparse.Namespace) -> Path:
+    if args.journal is not None:
+        return Path(args.journal)
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return base / "magboard" / f"{args.game}.journal"
+
+
 def run(args: argparse.Namespace) -> int:
-    game = make_game(args)
-    record_path: Path = args.record or Path(f"magboard-{game.id}.txt")
-    moves: list[str] = []
-    if args.resume:
+    if args.game not in registry.available():
+        raise CliError(f"unknown game {args.game!r} (known: {', '.join(registry.available())})")
+    if args.script is not None and args.serial is not None:
+        raise CliError("--script drives the simulated board: leave out --serial")
+    actions = None
+    if args.script is not None:
         try:
-            moves = records.load(record_path).moves
-        except (OSError, records.RecordError) as exc:
-            raise CliError(f"cannot resume from {record_path}: {exc}") from None
-    session = TerminalGame(game, args.side, args.level, args.seconds, record_path, moves)
-    return session.loop(sys.stdin, sys.stdout)
+            text = args.script.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise CliError(f"{args.script}: cannot read: {exc}") from None
+        cells = set(registry.make(args.game, args.option).geometry.names)
+        try:
+            actions = parse(text, cells)
+        except ScriptError as exc:
+            raise CliError(f"{args.script}:{exc}") from None
+    path = journal_path(args)
+    if args.new and path.exists():
+        path.unlink()
+    opponent = None if args.humans else AiOpponent(args.level, args.seconds, args.nodes, args.seed)
+    settings = Settings(ai_side=None if args.humans else 1 - args.side)
+    board_id = args.board or default_board(args.game)
+    common: dict[str, Any] = {
+        "board_id": board_id, "options": tuple(args.option), "opponent": opponent, "settings": settings,
+        "journal_path": path,
+    }  # fmt: skip
+    try:
+        if args.serial is not None:
+            with open_real(args.game, port=None if args.serial == "auto" else args.serial, **common) as table:
+                return serve_real(table)
+        with open_simulated(args.game, seed=args.seed, **common) as table:
+            if actions is not None:
+                return run_script(table, actions, sys.stdout)
+            return interactive(table, sys.stdin, sys.stdout)
+    except (BoardFileError, JournalError, ValueError, TimeoutError) as exc:
+        raise CliError(str(exc)) from None
 
 
-class TerminalGame:
-    """One game in the terminal: a human on one side, the AI on the other."""
+def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
+    """Carry out the script in real time, printing what the session does as JSON lines."""
+    assert table.rig is not None
+    start = time.monotonic()
 
-    def __init__(
-        self, game: Game[Any, Any], side: int, level: int, seconds: float, record_path: Path, moves: list[str]
-    ) -> None:
-        self.game = game
-        self.side = side
-        self.level = level
-        self.seconds = seconds
-        self.record_path = record_path
-        self.history = [game.start()]
-        self.moves: list[str] = []
-        for text in moves:
-            self._push(text)
+    def stamp() -> int:
+        return round((time.monotonic() - start) * 1000)
 
-    @property
-    def pos(self) -> Any:
-        return self.history[-1]
+    def show(event: Event) -> None:
+        out.write(json.dumps({"t": stamp(), "event": event.kind, **event.data}) + "\n")
+        out.flush()
 
-    def _push(self, text: str) -> None:
-        move = self.game.parse_move(self.pos, text)
-        self.moves.append(self.game.format_move(self.pos, move))
-        self.history.append(self.game.play(self.pos, move))
+    table.session.listeners.append(show)
+    original_refresh = table.play.refresh
 
-    def _save(self) -> None:
-        players = ("human", f"magboard level {self.level}")
-        if self.side == 1:
-            players = players[::-1]
-        records.save(records.from_moves(self.game, self.moves, players), self.record_path)
+    def refresh(t_ms: int) -> Any:
+        written = original_refresh(t_ms)
+        if written is not None:
+            lit = {c.name: list(written[c.led]) for c in table.board.cells if any(written[c.led])}
+            out.write(json.dumps({"t": stamp(), "event": "leds", "lit": lit}) + "\n")
+        return written
 
-    def loop(self, stdin: TextIO, out: TextIO) -> int:
-        from engines.ai import hint, think
+    table.play.refresh = refresh  # type: ignore[method-assign]
+    hands = Hands(table.rig)
+    failure: list[ScriptError] = []
 
-        out.write(f"{self.game.name}: you play side {self.side}. Type 'help' for commands.\n")
-        drawn = None
-        while True:
-            if drawn is not self.pos:
-                drawn = self.pos
-                out.write("\n" + self.game.render(self.pos) + "\n")
-                score = self.game.score(self.pos)
-                if score is not None:
-                    out.write(f"score {score[0]} : {score[1]}\n")
-            outcome = self.game.outcome(self.pos)
-            if outcome is not None:
-                winner = "draw" if outcome.winner is None else f"side {outcome.winner} wins"
-                out.write(f"Game over: {winner}. Record: {self.record_path}\n")
-                return 0
-            if self.game.to_move(self.pos) != self.side:
-                out.write("AI thinking...\n")
-                out.flush()
-                analysis = think(self.game, self.pos, level=self.level, seconds=self.seconds)
-                text = self.game.format_move(self.pos, analysis.best)
-                out.write(f"AI plays {text}\n")
-                self._push(text)
-                self._save()
-                continue
-            out.write(f"move {len(self.moves) + 1}> ")
-            out.flush()
-            line = stdin.readline()
-            if not line:
-                out.write("\n")
-                return 0
-            command = line.strip()
-            if not command:
-                continue
-            if command in ("quit", "exit"):
-                out.write(f"Stopped. Resume with --resume; record: {self.record_path}\n")
-                return 0
-            if command == "help":
-                out.write(HELP + "\n")
-            elif command == "moves":
-                out.write(" ".join(self.game.legal_texts(self.pos)) + "\n")
-            elif command == "hint":
-                analysis = hint(self.game, self.pos, seconds=min(self.seconds, 2.0))
-                line_text, pos = [], self.pos
-                for move in analysis.pv:
-                    line_text.append(self.game.format_move(pos, move))
-                    pos = self.game.play(pos, move)
-                out.write(f"hint: {' '.join(line_text)} (value {analysis.value:+.2f})\n")
-            elif command in ("undo", "takeback"):
-                self._undo(out)
-            else:
-                try:
-                    self._push(command)
-                except MoveError as exc:
-                    out.write(f"{command!r}: {exc}\n")
-                    continue
-                self._save()
+    def work() -> None:
+        try:
+            hands.run(actions)
+        except ScriptError as exc:
+            failure.append(exc)
 
-    def _undo(self, out: TextIO) -> None:
-        """Take back to the human's previous turn."""
-        if len(self.history) == 1:
-            out.write("nothing to take back\n")
-            return
-        self.history.pop()
-        self.moves.pop()
-        while len(self.history) > 1 and self.game.to_move(self.pos) != self.side:
-            self.history.pop()
-            self.moves.pop()
-        self._save()
+    worker = threading.Thread(target=work, daemon=True)
+    worker.start()
+    table.loop.run(until=hands.done.is_set)
+    settle_until = time.monotonic() + 2 * SETTLE_S
+    table.loop.run(until=lambda: time.monotonic() > settle_until)
+    if failure:
+        raise CliError(str(failure[0]))
+    out.write(json.dumps({"t": stamp(), "event": "end", "moves": table.session.moves}) + "\n")
+    return 0
+
+
+def serve_real(table: Table) -> int:
+    """Play on a real board until interrupted."""
+    print(f"{table.game.name} on {table.board.name}: play on the board.")
+    print("Ctrl-C stops; the journal keeps the game.")
+    try:
+        table.loop.run()
+    except KeyboardInterrupt:
+        print()
+    return 0
+
+
+def interactive(table: Table, stdin: TextIO, out: TextIO) -> int:
+    """The simulated board in a terminal: typed moves and actions, the board and LEDs drawn back."""
+    assert table.rig is not None
+    session, game = table.session, table.game
+    hands = Hands(table.rig)
+    out.write(f"{game.name} on the simulated {table.board.name}. Type 'help' for commands.\n")
+    serve_until_quiet(table)
+    while True:
+        draw(table, out)
+        if game.is_over(session.position):
+            out.write("New game: type 'newgame'; or 'quit'.\n")
+        out.write("> ")
+        out.flush()
+        line = stdin.readline()
+        if not line:
+            out.write("\n")
+            return 0
+        command = line.strip()
+        if not command:
+            continue
+        if command in ("quit", "exit"):
+            out.write(f"The journal keeps the game: {session.journal.path if session.journal else '-'}\n")
+            return 0
+        try:
+            message = obey(table, hands, command)
+        except (ScriptError, MoveError, ValueError) as exc:
+            message = f"{command!r}: {exc}"
+        if message:
+            out.write(message + "\n")
+
+
+def obey(table: Table, hands: Hands, command: str) -> str:
+    """Carry out one typed command; returns what to tell the player."""
+    assert table.rig is not None
+    session, game = table.session, table.game
+    buttons = {"confirm": "confirm", "hint": "hint", "takeback": "take_back", "undo": "take_back",
+               "newgame": "new_game"}  # fmt: skip
+    if command == "help":
+        return HELP
+    if command == "moves":
+        return " ".join(game.legal_texts(session.position))
+    if command in buttons:
+        table.rig.buttons.press(buttons[command])
+        serve_until_quiet(table)
+        return ""
+    if command == "do":
+        if session.pending is None:
+            return "the AI has no move waiting"
+        perform(table, hands, game.play(session.position, session.pending))
+        return ""
+    words = command.split()
+    if words[0] in ("lift", "place", "remove", "turn", "slide", "tap", "wait", "press", "step"):
+        for action in parse(command, set(game.geometry.names)):
+            run_hands(table, lambda a=action: hands.do(a))
+        serve_until_quiet(table)
+        return ""
+    if session.pending is not None:
+        return "first carry out the AI's move (type 'do', or make it by hand)"
+    move = game.parse_move(session.position, command)
+    perform(table, hands, game.play(session.position, move))
+    return ""
+
+
+def perform(table: Table, hands: Hands, target: Any) -> None:
+    """Simulated hands change the board from the committed position to ``target``."""
+    actions = hand_actions(table.game.cells(table.session.position), table.game.cells(target))
+    run_hands(table, lambda: hands.run(actions))
+    serve_until_quiet(table)
+
+
+def run_hands(table: Table, work: Any) -> None:
+    """Hands work on their own thread while the live loop serves the board."""
+    done = threading.Event()
+    failure: list[BaseException] = []
+
+    def job() -> None:
+        try:
+            work()
+        except BaseException as exc:  # re-raised on this thread
+            failure.append(exc)
+        finally:
+            done.set()
+
+    threading.Thread(target=job, daemon=True).start()
+    table.loop.run(until=done.is_set)
+    if failure:
+        raise failure[0]
+
+
+def serve_until_quiet(table: Table) -> None:
+    """Serve the board until the session has had nothing new to say for SETTLE_S."""
+    session = table.session
+    deadline = time.monotonic() + COMMAND_S
+    seen = [len(session.events), time.monotonic()]
+
+    def quiet() -> bool:
+        now = time.monotonic()
+        if len(session.events) != seen[0]:
+            seen[:] = [len(session.events), now]
+        return now - seen[1] >= SETTLE_S or now > deadline
+
+    table.loop.run(until=quiet)
+
+
+def draw(table: Table, out: TextIO) -> None:
+    session, game = table.session, table.game
+    out.write("\n" + game.render(session.position) + "\n")
+    score = game.score(session.position)
+    if score is not None:
+        out.write(f"score {score[0]} : {score[1]}\n")
+    if session.moves:
+        out.write("moves: " + " ".join(session.moves[-8:]) + "\n")
+    outcome = game.outcome(session.position)
+    if outcome is not None:
+        result = "a draw" if outcome.winner is None else f"side {outcome.winner} wins"
+        out.write(f"Game over: {result}\n")
+    elif session.pending is not None:
+        text = game.format_move(session.position, session.pending)
+        out.write(f"AI plays {text}: make it on the board ('do')\n")
+    else:
+        out.write(f"side {game.to_move(session.position)} to move\n")
+    if session.scene:
+        lights = ", ".join(
+            f"{cell} {light.meaning}{'' if light.blink == 'steady' else ' (' + light.blink + ')'}"
+            for cell, light in sorted(session.scene.items())
+        )
+        out.write(f"LEDs: {lights}\n")

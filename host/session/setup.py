@@ -18,7 +18,7 @@ from engines import registry
 from engines.game import Game
 from host.hardware.loading import load_board
 from host.hardware.sensing import Reading, SensorModel
-from host.hardware.spec import BoardSpec
+from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import DeviceLink, Expectation
 from host.session.board_play import BoardPlay
 from host.session.journal import Journal, replay
@@ -71,6 +71,47 @@ def make_session(
     )  # fmt: skip
 
 
+def _board_for(game: Game[Any, Any], board_id: str | None) -> BoardSpec:
+    board = load_board(board_id or default_board(game.id))
+    if board.game != game.id:
+        raise ValueError(f"board {board.id} is a {board.game} board, not {game.id}")
+    return board
+
+
+@contextlib.contextmanager
+def open_real(
+    game_id: str,
+    *,
+    port: str | None,
+    board_id: str | None = None,
+    options: tuple[str, ...] = (),
+    opponent: Opponent | None = None,
+    settings: Settings | None = None,
+    journal_path: Path | None = None,
+) -> Iterator[Table]:
+    """A real board: its Pico on ``port`` (None: found by USB id), LEDs and buttons on this Pi."""
+    from host.drivers.gpio_buttons import open_buttons
+    from host.drivers.link_strip import LinkStrip
+    from host.drivers.neopixel_strip import open_strip
+
+    game = registry.make(game_id, options)
+    board = _board_for(game, board_id)
+    session = make_session(
+        game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path
+    )
+    expect = Expectation(board=board.id, rows=board.sensor.rows, cols=board.sensor.cols)
+    with DeviceLink(port, expect=expect) as link:
+        link.wait_ready(READY_S)
+        leds = LinkStrip(link, board.leds) if board.leds.driver == LED_PICO else open_strip(board)
+        buttons = open_buttons(board)
+        try:
+            play = BoardPlay(session, board, SensorModel(board), leds)
+            yield Table(game, board, session, play, link, LiveLoop(play, link, buttons))
+        finally:
+            leds.close()
+            buttons.close()
+
+
 @contextlib.contextmanager
 def open_simulated(
     game_id: str,
@@ -83,9 +124,7 @@ def open_simulated(
     seed: int = 0,
 ) -> Iterator[Table]:
     game = registry.make(game_id, options)
-    board = load_board(board_id or default_board(game_id))
-    if board.game != game.id:
-        raise ValueError(f"board {board.id} is a {board.game} board, not {game.id}")
+    board = _board_for(game, board_id)
     session = make_session(
         game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path
     )

@@ -1,0 +1,73 @@
+"""`magboard play` on the simulated board: typed moves and actions, scripts, the journal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from host.session.journal import replay
+from tests.conftest import run_cli
+
+
+def play(tmp_path: Path, typed: str, *extra: str) -> str:
+    result = run_cli(
+        "play", "desdemona", "--nodes", "40", "--level", "2", "--journal", str(tmp_path / "game.journal"),
+        *extra, input_text=typed,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_a_typed_move_is_made_by_simulated_hands_and_the_ai_move_is_lit(tmp_path: Path) -> None:
+    out = play(tmp_path, "a4-a6\nquit\n")
+    assert "AI plays " in out and "LEDs: " in out
+    assert replay(tmp_path / "game.journal").moves[0] == "a4-a6"
+
+
+def test_physical_actions_and_bad_input(tmp_path: Path) -> None:
+    out = play(tmp_path, "zz\nlift a4\nplace b6\nlift b6\nplace a4\nlift z9\nmoves\nquit\n")
+    assert "'zz': expected" in out
+    assert "b6 lift (fast)" in out  # a queen put on b6 is no move: guided back
+    assert "no cell 'z9'" in out
+    assert "a4-a5 a4-a6" in out
+    assert replay(tmp_path / "game.journal").moves == []
+
+
+def test_do_carries_out_the_ai_move_and_the_game_resumes_from_the_journal(tmp_path: Path) -> None:
+    play(tmp_path, "a4-a6\ndo\nquit\n")
+    moves = replay(tmp_path / "game.journal").moves
+    assert len(moves) == 2
+    out = play(tmp_path, "quit\n")
+    assert "moves: " + " ".join(moves) in out
+    play(tmp_path, "quit\n", "--new")
+    assert replay(tmp_path / "game.journal").moves == []
+
+
+def test_a_script_prints_commits_and_led_frames_as_json_lines(tmp_path: Path) -> None:
+    script = tmp_path / "moves.txt"
+    script.write_text(
+        "# Black's first move\nlift a4   # the LEDs show where it may go\nwait 300\nplace a6\nwait 400\n"
+    )
+    result = run_cli(
+        "play", "desdemona", "--humans", "--script", str(script), "--journal", str(tmp_path / "j"),
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    events = [json.loads(line) for line in result.stdout.splitlines()]
+    commits = [e["move"] for e in events if e["event"] == "commit"]
+    assert commits == ["a4-a6"]
+    lit = [e["lit"] for e in events if e["event"] == "leds" and e["lit"]]
+    assert lit[0]["a4"] == [255, 200, 0] and lit[0]["a6"] == [0, 255, 0]  # lift here, may go there
+    assert events[-1] == {"t": events[-1]["t"], "event": "end", "moves": ["a4-a6"]}
+
+
+def test_a_bad_script_names_the_line(tmp_path: Path) -> None:
+    script = tmp_path / "bad.txt"
+    script.write_text("lift a4\nfly a6\n")
+    result = run_cli("play", "desdemona", "--script", str(script), "--journal", str(tmp_path / "j"))
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"magboard play: {script}:line 2: 'fly a6': unknown action 'fly' " \
+        "(lift, place, remove, turn, slide, tap, wait, press, step)"
+
+
+def test_end_of_input_stops_cleanly(tmp_path: Path) -> None:
+    assert "Type 'help'" in play(tmp_path, "")
