@@ -84,6 +84,9 @@ class Session:
         self.highlight = 0
         self.scene: dict[str, Light] = {}
         self.verdict: Verdict[Hashable] | None = None
+        # After a take-back or new game by button the board still shows the old position,
+        # which is a legal successor again: nothing is matched until the board is restored.
+        self.restoring = False
         self._prepare()
 
     # --- inputs --------------------------------------------------------------------------
@@ -195,6 +198,7 @@ class Session:
         if self.journal is not None:
             self.journal.takeback(plies)
         self._emit("takeback", plies=plies)
+        self.restoring = True
         self._prepare()
 
     def _new_game(self) -> None:
@@ -203,6 +207,7 @@ class Session:
         if self.journal is not None:
             self.journal.new_game()
         self._emit("newgame")
+        self.restoring = True
         self._prepare()
 
     def _hint(self) -> None:
@@ -214,6 +219,11 @@ class Session:
         if self.reading is None:
             self._show(self._idle_scene())
             return
+        if self.restoring:
+            if self.reading != self.expect.reading:
+                self._show(self._mistake_scene(self.tracker.guidance(self.reading)))
+                return
+            self.restoring = False
         verdict = self.tracker.observe(self.reading, self.touched)
         self.verdict = verdict
         stable = self.now_ms - self.since_ms
