@@ -43,6 +43,19 @@ class Action:
     button: str = ""
 
 
+def format_action(action: Action) -> str:
+    """The script line of an action (the inverse of parsing it)."""
+    if action.verb in ("wait", "step"):
+        return f"{action.verb} {action.ms}"
+    if action.verb == "press":
+        return f"press {action.button}"
+    words = [action.verb, *action.cells]
+    if action.thing is not None:
+        colour = "" if action.thing.colour is None else f":{action.thing.colour}"
+        words.append(f"{action.thing.kind}{colour}")
+    return " ".join(words)
+
+
 def parse_thing(text: str) -> Thing:
     kind, _, colour = text.partition(":")
     if kind not in KINDS:

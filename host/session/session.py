@@ -108,8 +108,10 @@ class Session:
         self._evaluate()
 
     def on_tick(self, t_ms: int) -> None:
-        """Time passes: readings settle."""
+        """Time passes: readings settle, and the candidates get listed while the player thinks."""
         self.now_ms = t_ms
+        if not self.expect.ready:
+            self.expect.build()
         self._evaluate()
 
     def on_button(self, t_ms: int, name: str) -> None:
@@ -156,12 +158,13 @@ class Session:
 
     def _forced(self) -> Candidate[Hashable] | None:
         """A move nobody has to make with their hands (a pass) when it is the only one."""
-        forward = [c for c in self.expect.candidates if not c.back]
-        if self.pending is not None:
-            forward = [c for c in forward if len(c.moves) == 1]
-        if len(forward) == 1 and not forward[0].changed:
-            return forward[0]
-        return None
+        if self.game.is_over(self.position):
+            return None
+        moves = [self.pending] if self.pending is not None else self.game.legal_moves(self.position)
+        if len(moves) != 1:
+            return None
+        only = self.expect.candidate_for((moves[0],))
+        return None if only.changed else only
 
     def _commit(self, candidate: Candidate[Hashable]) -> None:
         if candidate.back:
@@ -294,7 +297,7 @@ class Session:
 
     def _move_lights(self, move: Any, blink: str, dim: bool) -> dict[str, Light]:
         """What is left to do on the board for ``move`` from the committed position."""
-        candidate = next(c for c in self.expect.candidates if c.moves == (move,) and not c.back)
+        candidate = self.expect.candidate_for((move,))
         reading = self.reading if self.reading is not None else self.expect.reading
         steps = self.tracker.remaining(candidate, reading, frozenset(self.touched))
         return self._step_lights(steps, blink, dim)

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from itertools import compress
+from operator import ne
 from typing import Any, Generic, TypeVar
 
 from engines.game import Game
@@ -39,7 +41,12 @@ class Candidate(Generic[R]):
     stacks: tuple[Stack, ...]
     changed: frozenset[int]
     must_touch: frozenset[int]
-    label: str
+    source: Expectations[R]
+
+    @property
+    def label(self) -> str:
+        """The moves as text, or the take-back: for messages and logs."""
+        return self.source.label(self.moves, self.back)
 
 
 class Expectations(Generic[R]):
@@ -60,40 +67,77 @@ class Expectations(Generic[R]):
         self.history = list(history)
         self.position = self.history[-1]
         self.pending = pending
+        self._cells = range(game.geometry.size)
         self.stacks = self._stacks(self.position)
         self.reading = tuple(reading_of(s) for s in self.stacks)
-        self.candidates: list[Candidate[R]] = []
-        if pending is not None:
-            after_ai = game.play(self.position, pending)
-            self._add((pending,), 0, after_ai)
+        self.takebacks = takebacks
+        self._candidates: list[Candidate[R]] | None = None
+        self._by_reading: dict[tuple[R, ...], list[Candidate[R]]] = {}
+
+    @property
+    def ready(self) -> bool:
+        """Whether the candidates are listed (``build`` has run)."""
+        return self._candidates is not None
+
+    @property
+    def candidates(self) -> list[Candidate[R]]:
+        if self._candidates is None:
+            self.build()
+        assert self._candidates is not None
+        return self._candidates
+
+    def build(self) -> None:
+        """List every candidate and index them by reading.
+
+        This is the expensive part (thousands of positions for some games), so
+        the session runs it while the player thinks, after the LEDs have been
+        updated for the committed move, not on the way to them.
+        """
+        if self._candidates is not None:
+            return
+        game, found = self.game, []
+        if self.pending is not None:
+            after_ai = game.play(self.position, self.pending)
+            found.append(self._make((self.pending,), 0, after_ai))
             ai_stacks = self._stacks(after_ai)
             for reply in game.legal_moves(after_ai):
                 after_reply = game.play(after_ai, reply)
                 if self._stacks(after_reply) != ai_stacks:  # a pass needs no hands: it is not a reply
-                    self._add((pending, reply), 0, after_reply)
+                    found.append(self._make((self.pending, reply), 0, after_reply))
         else:
-            for move in game.legal_moves(self.position):
-                self._add((move,), 0, game.play(self.position, move))
-        for back in range(1, min(takebacks, len(self.history) - 1) + 1):
-            self._add((), back, self.history[-1 - back])
-        self._by_reading: dict[tuple[R, ...], list[Candidate[R]]] = {}
-        for candidate in self.candidates:
+            moves = game.legal_moves(self.position)
+            found.extend(self._make((move,), 0, game.play(self.position, move)) for move in moves)
+        for back in range(1, min(self.takebacks, len(self.history) - 1) + 1):
+            found.append(self._make((), back, self.history[-1 - back]))
+        for candidate in found:
             self._by_reading.setdefault(candidate.reading, []).append(candidate)
+        self._candidates = found
+
+    def candidate_for(self, moves: tuple[Any, ...]) -> Candidate[R]:
+        """The candidate of these moves from the committed position, listed or not."""
+        if self._candidates is not None:
+            for candidate in self._candidates:
+                if candidate.moves == moves and not candidate.back:
+                    return candidate
+        pos = self.position
+        for move in moves:
+            pos = self.game.play(pos, move)
+        return self._make(moves, 0, pos)
 
     def _stacks(self, pos: Any) -> tuple[Stack, ...]:
-        cells = self.game.cells(pos)
-        return tuple(tuple(cells[name]) for name in self.game.geometry.names)
+        return tuple(map(self.game.cells(pos).__getitem__, self.game.geometry.names))
 
-    def _add(self, moves: tuple[Any, ...], back: int, pos: Any) -> None:
+    def _make(self, moves: tuple[Any, ...], back: int, pos: Any) -> Candidate[R]:
         stacks = self._stacks(pos)
-        reading = tuple(self.reading_of(s) for s in stacks)
-        changed = frozenset(i for i, (a, b) in enumerate(zip(self.stacks, stacks, strict=True)) if a != b)
+        changed = frozenset(compress(self._cells, map(ne, self.stacks, stacks)))
+        values = list(self.reading)
+        for i in changed:
+            values[i] = self.reading_of(stacks[i])
+        reading = tuple(values)
         must_touch = frozenset(i for i in changed if reading[i] == self.reading[i] != self.empty)
-        self.candidates.append(
-            Candidate(moves, back, pos, reading, stacks, changed, must_touch, self._label(moves, back))
-        )
+        return Candidate(moves, back, pos, reading, stacks, changed, must_touch, self)
 
-    def _label(self, moves: tuple[Any, ...], back: int) -> str:
+    def label(self, moves: tuple[Any, ...], back: int) -> str:
         if back:
             return f"take back {back}"
         pos, texts = self.position, []
@@ -104,6 +148,7 @@ class Expectations(Generic[R]):
 
     def exact(self, reading: tuple[R, ...]) -> list[Candidate[R]]:
         """The candidates whose expected reading is ``reading``."""
+        self.build()
         return self._by_reading.get(reading, [])
 
     def differing(self, reading: tuple[R, ...]) -> list[int]:

@@ -67,6 +67,8 @@ class Tracker(Generic[R]):
 
     def observe(self, reading: tuple[R, ...], touched: Iterable[int] = ()) -> Verdict[R]:
         touched_set = frozenset(touched)
+        if reading == self.expect.reading and not touched_set:
+            return Verdict(IN_SYNC)  # nothing happened: no need to look at the candidates
         differing = self.expect.differing(reading)
         matches = [
             c for c in self.expect.exact(reading) if c.changed and c.must_touch <= touched_set
