@@ -39,7 +39,7 @@ setup() {  # $1: the extra to install ("" or "dev")
 case "${1:-}" in
   play)
     shift
-    setup ""
+    setup sim
     exec "$VENV/bin/magboard" play "$@"
     ;;
   test)

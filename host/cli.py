@@ -26,7 +26,7 @@ class CliError(Exception):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="magboard", description="Play abstract board games on a sensing board, or in a terminal."
+        prog="magboard", description="Play abstract board games on a sensing board, real or simulated."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for info in sorted(pkgutil.iter_modules(host.commands.__path__), key=lambda m: m.name):

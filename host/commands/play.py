@@ -27,7 +27,9 @@ from typing import Any, TextIO
 from engines import registry
 from engines.game import MoveError
 from host.cli import CliError
+from host.drivers.interfaces import DriverError
 from host.hardware.loading import BoardFileError
+from host.link.device_link import LinkError
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
@@ -35,7 +37,12 @@ from host.session.journal import JournalError
 from host.session.script import ScriptError, parse
 from host.session.session import Event, Settings
 from host.session.setup import Table, default_board, open_real, open_simulated
+from host.sim.firmware_process import FirmwareProcessError
 
+# What can go wrong at the table without it being a bug: each says what and where.
+EXPECTED_FAILURES = (
+    BoardFileError, JournalError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
+)
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
 COMMAND_S = 5.0
 
@@ -105,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
             if actions is not None:
                 return run_script(table, actions, sys.stdout)
             return interactive(table, sys.stdin, sys.stdout)
-    except (BoardFileError, JournalError, ValueError, TimeoutError) as exc:
+    except EXPECTED_FAILURES as exc:
         raise CliError(str(exc)) from None
 
 
