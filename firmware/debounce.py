@@ -94,6 +94,10 @@ class RowDebouncer:
             pending_rows[r] = pending
         return changed
 
+    def settling(self):
+        """True while some cell's raw value waits out the debounce time."""
+        return any(self._pending)
+
 
 class CellDebouncer:
     """Debounces one small value per cell (0..255), for the analog Hall codes."""
@@ -140,3 +144,7 @@ class CellDebouncer:
                     counters[i] = left
         self._pending = pending
         return changed
+
+    def settling(self):
+        """True while some cell's raw value waits out the debounce time."""
+        return self._pending > 0

@@ -99,6 +99,7 @@ class Device:
         self._scans = 0
         self._max_scan_us = 0
         self._warmup = 0
+        self._warmup_extra = 0
         self._seconds = 0
         self._millis = 0
         now_us = clock.ticks_us()
@@ -147,6 +148,9 @@ class Device:
         if config.sensor == SENSOR_HALL_ANALOG and not config.calibrated:
             self.log(LOG_WARNING, f"no calibration in {boardconfig.CONFIG_FILE}: every zero is mid-scale")
         self._warmup = self.debounce_ms * 1000 // self.scan_period_us + 2
+        # Late periods run back to back: count on the cells, not on the scans, before the
+        # first STATE - but never wait forever on a chattering contact.
+        self._warmup_extra = 100 * self._warmup
 
     def run(self):
         while True:
@@ -167,6 +171,9 @@ class Device:
                 self._max_scan_us = took
             if self._warmup:
                 self._warmup -= 1
+                if not self._warmup and self._warmup_extra and sensor.settling():
+                    self._warmup = 1
+                    self._warmup_extra -= 1
                 if not self._warmup:
                     self.settled_ms = self.uptime_ms()
                     self.send_state()

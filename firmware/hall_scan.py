@@ -87,6 +87,9 @@ class HallSensor:
         self.hysteresis = config.hysteresis
         self.debouncer = CellDebouncer(count, config.debounce_ms * 1000)
 
+    def settling(self):
+        return self.debouncer.settling()
+
     def update(self, elapsed_us):
         """Scan once, classify and debounce; True when the settled state changed."""
         self.matrix.scan(self.raw)

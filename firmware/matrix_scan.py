@@ -89,6 +89,9 @@ class DigitalSensor:
         self.raw = array.array("H", [0] * config.rows)
         self.debouncer = RowDebouncer(config.rows, config.cols, config.debounce_ms * 1000)
 
+    def settling(self):
+        return self.debouncer.settling()
+
     def update(self, elapsed_us):
         """Scan once and debounce; True when the settled state changed."""
         self.matrix.scan(self.raw)

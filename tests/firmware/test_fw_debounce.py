@@ -101,3 +101,21 @@ def test_a_huge_gap_between_scans_is_one_long_stable_period():
     debouncer.update([1], 1000)
     check(debouncer.update([1], 3600 * 1000 * 1000), "settled after a long gap")
     check(debouncer.cooked[0] == 1, "cooked follows")
+
+
+def test_settling_is_true_exactly_while_a_change_waits_out_the_debounce_time():
+    # The first STATE waits for this: scans that run back to back after a late period must
+    # not report a board whose cells have not been seen for the whole debounce time.
+    rows = RowDebouncer(2, 2, 5000)
+    cells = CellDebouncer(4, 5000)
+    check(not rows.settling() and not cells.settling(), "nothing pending at rest")
+    rows.update([0, 2], 100)
+    cells.update(bytearray([0, 0, 0, 1]), 100)
+    check(rows.settling() and cells.settling(), "a new raw value is pending")
+    rows.update([0, 2], 1000)
+    cells.update(bytearray([0, 0, 0, 1]), 1000)
+    check(rows.settling() and cells.settling(), "still pending 1 ms later")
+    rows.update([0, 2], 5000)
+    cells.update(bytearray([0, 0, 0, 1]), 5000)
+    check(not rows.settling() and not cells.settling(), "settled after the debounce time")
+    check(rows.cooked[1] == 2 and cells.cooked[3] == 1, "and reported")
