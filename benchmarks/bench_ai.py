@@ -1,0 +1,177 @@
+"""AI benchmarks: search speed, time control and the level ladder.  Prints JSON lines.
+
+    .venv/bin/python benchmarks/bench_ai.py speed [GAME ...]
+        nodes per second of each search at a few positions of each game
+    .venv/bin/python benchmarks/bench_ai.py timing --seconds 5 --positions 4 [GAME ...]
+        the longest and mean wall time of think(seconds=S) (all cores) over positions of each game
+    .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4
+        level L against level L - 1 for L = 2..10, colours alternating
+    .venv/bin/python benchmarks/bench_ai.py versus GAME --set NAME=VALUE ... --seconds 0.25 --games 10
+        the game's policy with changed attributes (weights, algorithm settings) against the current one
+
+Matches against the OpenSpiel baseline are `magboard match GAME --a ai --b openspiel`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from engines import registry
+from engines.ai import think
+from engines.ai.match import AiPlayer, play_match
+from engines.ai.policy import policy_for
+from engines.game import Game
+
+# Matches between our own players start from random openings of this many plies (one per pair of
+# games, each side playing it once with each colour), or deterministic players repeat their games.
+OPENING_PLIES = 2
+
+
+def sample_positions(game: Game[Any, Any], count: int, seed: int) -> list[Any]:
+    """Positions from a quick self-play game (level 10, tiny node budget), spread over the game."""
+    rng = random.Random(seed)
+    line = [game.start()]
+    pos = line[0]
+    while game.outcome(pos) is None and len(line) < 200:
+        moves = game.legal_moves(pos)
+        move = rng.choice(moves) if rng.random() < 0.3 else think(game, pos, nodes=200, seed=seed).best
+        pos = game.play(pos, move)
+        line.append(pos)
+    playable = [p for p in line if game.outcome(p) is None]
+    step = max(1, len(playable) // count)
+    return playable[::step][:count]
+
+
+def speed(games: list[str], seconds: float) -> None:
+    for game_id in games:
+        game = registry.make(game_id)
+        for algorithm in ("alphabeta", "mcts"):
+            nodes = spent = 0.0
+            for pos in sample_positions(game, 3, 1):
+                found = think(game, pos, seconds=seconds, workers=1, algorithm=algorithm)
+                nodes += found.nodes
+                spent += found.seconds
+            print(
+                json.dumps(
+                    {"game": game_id, "algorithm": algorithm, "nodes_per_second": round(nodes / spent)}
+                )
+            )
+
+
+def timing(games: list[str], seconds: float, positions: int) -> None:
+    for game_id in games:
+        game = registry.make(game_id)
+        times = []
+        for pos in sample_positions(game, positions, 2):
+            started = time.perf_counter()
+            think(game, pos, seconds=seconds)
+            times.append(time.perf_counter() - started)
+        print(
+            json.dumps(
+                {
+                    "game": game_id,
+                    "seconds": seconds,
+                    "moves": len(times),
+                    "max": round(max(times), 3),
+                    "mean": round(sum(times) / len(times), 3),
+                    "over_limit": sum(t > seconds * 1.1 for t in times),
+                }
+            ),
+            flush=True,
+        )
+
+
+def ladder(game_id: str, seconds: float, games: int) -> None:
+    game = registry.make(game_id)
+    for level in range(2, 11):
+        players = (AiPlayer(game, level, seed=level), AiPlayer(game, level - 1, seed=100 + level))
+        tally = play_match(game, players, games, seconds, opening_plies=OPENING_PLIES, seed=level)
+        low, high = tally.interval()
+        print(
+            json.dumps(
+                {
+                    "game": game_id,
+                    "a": f"level {level}",
+                    "b": f"level {level - 1}",
+                    "seconds": seconds,
+                    "wins": tally.wins,
+                    "draws": tally.draws,
+                    "losses": tally.losses,
+                    "score": round(tally.score(), 3),
+                    "wilson95": [round(low, 3), round(high, 3)],
+                }
+            ),
+            flush=True,
+        )
+
+
+def versus(game_id: str, settings: list[str], seconds: float, games: int) -> None:
+    game = registry.make(game_id)
+    variant = policy_for(game)
+    for setting in settings:
+        name, _, value = setting.partition("=")
+        if not hasattr(variant, name):
+            raise SystemExit(f"{game_id} policy has no setting {name!r}")
+        setattr(variant, name, type(getattr(variant, name))(value))
+    players = (AiPlayer(game, policy=variant, seed=1), AiPlayer(game, seed=2))
+    tally = play_match(game, players, games, seconds, opening_plies=OPENING_PLIES)
+    low, high = tally.interval()
+    print(
+        json.dumps(
+            {
+                "game": game_id,
+                "a": " ".join(settings),
+                "b": "current",
+                "seconds": seconds,
+                "wins": tally.wins,
+                "draws": tally.draws,
+                "losses": tally.losses,
+                "score": round(tally.score(), 3),
+                "wilson95": [round(low, 3), round(high, 3)],
+            }
+        ),
+        flush=True,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    sub = parser.add_subparsers(dest="what", required=True)
+    p = sub.add_parser("speed")
+    p.add_argument("games", nargs="*")
+    p.add_argument("--seconds", type=float, default=1.0)
+    p = sub.add_parser("timing")
+    p.add_argument("games", nargs="*")
+    p.add_argument("--seconds", type=float, default=5.0)
+    p.add_argument("--positions", type=int, default=4)
+    p = sub.add_parser("ladder")
+    p.add_argument("game")
+    p.add_argument("--seconds", type=float, default=0.25)
+    p.add_argument("--games", type=int, default=4)
+    p = sub.add_parser("versus")
+    p.add_argument("game")
+    p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    p.add_argument("--seconds", type=float, default=0.25)
+    p.add_argument("--games", type=int, default=10)
+    args = parser.parse_args()
+    if args.what == "versus":
+        versus(args.game, args.set, args.seconds, args.games)
+        return
+    if args.what == "ladder":
+        ladder(args.game, args.seconds, args.games)
+        return
+    games = args.games or registry.available()
+    if args.what == "speed":
+        speed(games, args.seconds)
+    else:
+        timing(games, args.seconds, args.positions)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+"""The AI: one search core for all games, with per-game evaluation and move ordering.
+
+    think(game, pos, level=10, seconds=2.0) -> Analysis   the move to play
+    hint(game, pos, seconds=1.0) -> Analysis              the best move and a short line
+
+Give ``seconds`` (wall clock; the answer comes within it) or ``nodes`` (a
+deterministic budget: the same seed and node budget give the same move), or
+both.  Each game's ``Policy`` (engines/ai/<game>.py) says which search plays it
+best: alpha-beta with iterative deepening and a transposition table, or MCTS
+with a solver, progressive widening and evaluated short playouts.  Chosen by
+self-play at 0.25 s per move (8 games each, ``magboard match GAME --a
+ai:10:alphabeta --b ai:10:mcts --games 8 --seconds 0.25``):
+alpha-beta for Flip Four (8-0), Desdemona (5-3) and The King of Rings (4-4,
+kept for its reproducible depth-limited answers); MCTS for Space Tiles (6-2).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from typing import Any
+
+from engines.ai.alphabeta import AlphaBeta
+from engines.ai.analysis import Analysis
+from engines.ai.budget import Budget
+from engines.ai.levels import HIGHEST
+from engines.ai.levels import level as level_settings
+from engines.ai.mcts import Mcts
+from engines.ai.parallel import parallel_alphabeta, parallel_mcts
+from engines.ai.policy import Policy, policy_for
+from engines.game import Game
+
+DEFAULT_SECONDS = 2.0
+HINT_PV_LENGTH = 6
+# The deadline a search aims at, as a share of the time given, less a fixed
+# allowance for returning the answer (forked workers, building the PV).
+TIME_SHARE = 0.9
+TIME_RESERVE = 0.01
+ALGORITHMS = ("alphabeta", "mcts")
+
+
+def think(
+    game: Game[Any, Any],
+    pos: Any,
+    *,
+    level: int = HIGHEST,
+    seconds: float | None = None,
+    nodes: int | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    algorithm: str | None = None,
+    policy: Policy[Any, Any] | None = None,
+) -> Analysis:
+    """The move the AI plays in ``pos`` at ``level``.
+
+    Without ``seconds`` and ``nodes`` the search takes DEFAULT_SECONDS.
+    ``workers`` processes share the search when there is a time limit
+    (default: every core); a node budget alone always searches in this process
+    so that its result does not depend on the machine.  ``algorithm``
+    ("alphabeta" or "mcts") and ``policy`` override the game's own, for
+    experiments (tuning an evaluation against the current one).
+    """
+    settings = level_settings(level)
+    if seconds is not None and seconds <= 0:
+        raise ValueError("seconds must be positive")
+    if nodes is not None and nodes <= 0:
+        raise ValueError("nodes must be positive")
+    if seconds is None and nodes is None:
+        seconds = DEFAULT_SECONDS
+    policy = policy or policy_for(game)
+    chosen = algorithm or policy.algorithm
+    if chosen not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {chosen!r} (known: {', '.join(ALGORITHMS)})")
+    search_seconds = None
+    if seconds is not None:
+        search_seconds = max(0.001, seconds * TIME_SHARE * settings.budget_fraction - TIME_RESERVE)
+    node_budget = None if nodes is None else max(1, int(nodes * settings.budget_fraction))
+    budget = Budget(seconds=search_seconds, nodes=node_budget)
+    rng = random.Random(seed)
+    moves = game.legal_moves(pos)
+    if not moves:
+        raise ValueError("the game is over: there is no move to search")
+    if workers is None:
+        workers = (os.cpu_count() or 1) if nodes is None else 1
+    parallel = workers > 1 and search_seconds is not None and node_budget is None
+    if parallel and chosen == "mcts":
+        result = parallel_mcts(game, policy, pos, budget, seed, workers)
+    elif parallel:
+        result = parallel_alphabeta(game, policy, pos, budget, seed, workers)
+    elif chosen == "mcts":
+        result = Mcts(game, policy, budget, rng).search(pos)
+    else:
+        result = AlphaBeta(game, policy, budget, rng).search(pos)
+    if settings.slip_chance and rng.random() < settings.slip_chance:
+        result = _slip(game, policy, pos, moves, result, rng)
+    return result
+
+
+def hint(game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0) -> Analysis:
+    """The strongest move in ``pos`` with a short principal variation, for a player asking for help."""
+    found = think(game, pos, seconds=seconds, seed=seed)
+    return Analysis(
+        best=found.best,
+        value=found.value,
+        pv=found.pv[:HINT_PV_LENGTH],
+        nodes=found.nodes,
+        seconds=found.seconds,
+        depth=found.depth,
+        algorithm=found.algorithm,
+        proven=found.proven,
+    )
+
+
+def _slip(
+    game: Game[Any, Any],
+    policy: Policy[Any, Any],
+    pos: Any,
+    moves: list[Any],
+    found: Analysis,
+    rng: random.Random,
+) -> Analysis:
+    """A beginner's slip: a random move from the better half of the policy's ordering."""
+    ordered = policy.order(pos, list(moves))
+    move = rng.choice(ordered[: max(1, (len(ordered) + 1) // 2)])
+    return Analysis(
+        best=move,
+        value=found.value,
+        pv=[move],
+        nodes=found.nodes,
+        seconds=found.seconds,
+        depth=found.depth,
+        algorithm=found.algorithm,
+    )
+
+
+__all__ = ["Analysis", "Policy", "hint", "policy_for", "think"]

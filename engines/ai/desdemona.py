@@ -1,0 +1,126 @@
+"""Desdemona knowledge for the search: stones, and territory by queen distance.
+
+Stones decide the result, so the evaluation starts from the stone difference.
+Squares a side's queens reach in fewer queen moves than the other side's are
+where that side will shoot and capture later (the Amazons territory idea), and
+one-move mobility says how free the queens are; both are smaller terms.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
+from engines.desdemona import (
+    CAPTURE,
+    EMPTY,
+    GEOMETRY,
+    PASS,
+    QUEEN,
+    RAYS,
+    SIZE,
+    STONE,
+    Position,
+)
+
+# Chebyshev distance between squares: a capture from ``to`` ending on ``t`` turns DIST - 1 stones.
+DIST = tuple(tuple(GEOMETRY.distance(a, b) for b in range(SIZE)) for a in range(SIZE))
+NEAR = tuple(frozenset(GEOMETRY.neighbours(c)) for c in range(SIZE))
+
+
+def queen_distances(board: bytes, queen: int) -> list[int]:
+    """Queen moves needed from the nearest queen of that kind to each square (99: unreachable)."""
+    dist = [99] * SIZE
+    frontier = [c for c in range(SIZE) if board[c] == queen]
+    for c in frontier:
+        dist[c] = 0
+    step = 0
+    while frontier:
+        step += 1
+        nxt = []
+        for cell in frontier:
+            for ray in RAYS[cell]:
+                for c in ray:
+                    if board[c] != EMPTY:
+                        break
+                    if dist[c] > step:
+                        dist[c] = step
+                        nxt.append(c)
+        frontier = nxt
+    return dist
+
+
+def reach(board: bytes, queen: int) -> int:
+    """Empty squares the queens of that kind reach in one move (counted once per queen and square)."""
+    count = 0
+    for cell in range(SIZE):
+        if board[cell] == queen:
+            for ray in RAYS[cell]:
+                for c in ray:
+                    if board[c] != EMPTY:
+                        break
+                    count += 1
+    return count
+
+
+class DesdemonaPolicy(Policy[Position, int]):
+    """Weights are class attributes so that a tuning match can try others (bench_ai.py versus)."""
+
+    algorithm = "alphabeta"
+    playout_depth = 0
+    widening_base = 3.0
+    widening_exponent = 0.5
+    stone_weight = 1.0
+    territory_weight = 0.25  # 0 switches the queen-distance search off (a cheaper evaluation)
+    mobility_weight = 0.05
+    scale = 12.0
+
+    def result(self, pos: Position) -> float | None:
+        return terminal_value(self.game, pos) if pos.passes >= 2 else None
+
+    def evaluate(self, pos: Position) -> float:
+        board = pos.board
+        me = pos.to_move
+        stones = board.count(STONE[me]) - board.count(STONE[1 - me])
+        if not self.territory_weight:
+            mobility = reach(board, QUEEN[me]) - reach(board, QUEEN[1 - me])
+            raw = self.stone_weight * stones + self.mobility_weight * mobility
+            return EVAL_LIMIT * math.tanh(raw / self.scale)
+        mine = queen_distances(board, QUEEN[me])
+        theirs = queen_distances(board, QUEEN[1 - me])
+        territory = 0
+        mobility = 0
+        for c in range(SIZE):
+            a, b = mine[c], theirs[c]
+            if a < b:
+                territory += 1
+            elif b < a:
+                territory -= 1
+            if a == 1:
+                mobility += 1
+            if b == 1:
+                mobility -= 1
+        raw = self.stone_weight * stones + self.territory_weight * territory + self.mobility_weight * mobility
+        return EVAL_LIMIT * math.tanh(raw / self.scale)
+
+    def order(self, pos: Position, moves: list[int]) -> list[int]:
+        if len(moves) < 2:
+            return moves
+        board = pos.board
+        enemy = QUEEN[1 - pos.to_move]
+        near_enemy = frozenset().union(*(NEAR[c] for c in range(SIZE) if board[c] == enemy))
+
+        def gain(move: int) -> int:
+            if move == PASS:
+                return 0
+            dest = (move >> 7) & 0x7F
+            target = move >> 16
+            if (move >> 14) & 0x3 == CAPTURE:
+                return 20 * DIST[dest][target]
+            return 3 if target in near_enemy else 0
+
+        return sorted(moves, key=gain, reverse=True)
+
+    def playout_move(self, pos: Position, moves: list[int], rng: random.Random) -> int:
+        return self.order(pos, moves)[0] if rng.random() < 0.5 else rng.choice(moves)

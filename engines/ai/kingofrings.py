@@ -1,0 +1,69 @@
+"""The King of Rings knowledge for the search: ring points, captures in reach, mobility and hand.
+
+Points held decide the game, but a holder standing where an enemy can land
+loses its whole stack, so the evaluation adds the best capture the side to
+move can make now and part of the best one the opponent threatens.  Mobility
+counts moves (a holder that cannot move can neither gain nor flee), and a
+knight in hand can be dropped on any loose ring, so it is worth about a ring.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from engines.ai.lookahead import order_by_lookahead
+from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
+from engines.kingofrings import DROP_ORIGIN, PASS, Position
+
+THREAT_SHARE = 0.5
+MOBILITY_WEIGHT = 0.1
+HAND_WEIGHT = 1.0
+SCALE = 10.0
+
+
+class KingOfRingsPolicy(Policy[Position, int]):
+    algorithm = "alphabeta"
+    playout_depth = 4
+
+    def _gains(self, pos: Position) -> tuple[int, int]:
+        """(number of moves, best points gained by one move) for the side to move of ``pos``."""
+        board = pos.board
+        stacks = pos.stacks
+        moves = self.game.legal_moves(pos)
+        best = 0
+        for move in moves:
+            if move == PASS:
+                continue
+            dest = move & 63
+            code = board[dest]
+            gain = sum(stacks[dest]) if code > 5 else code
+            if gain > best:
+                best = gain
+        return len(moves), best
+
+    def result(self, pos: Position) -> float | None:
+        return terminal_value(self.game, pos) if pos.over else None
+
+    def evaluate(self, pos: Position) -> float:
+        me = pos.player
+        points = pos.points[me] - pos.points[1 - me]
+        hand = pos.hands[me] - pos.hands[1 - me] if pos.loose else 0
+        mine, gain = self._gains(pos)
+        theirs, threat = self._gains(pos._replace(player=1 - me))
+        raw = points + gain - THREAT_SHARE * threat + HAND_WEIGHT * hand + MOBILITY_WEIGHT * (mine - theirs)
+        return EVAL_LIMIT * math.tanh(raw / SCALE)
+
+    def order(self, pos: Position, moves: list[int]) -> list[int]:
+        return order_by_lookahead(self, pos, moves)
+
+    def playout_move(self, pos: Position, moves: list[int], rng: random.Random) -> int:
+        board, stacks = pos.board, pos.stacks
+
+        def gain(move: int) -> int:
+            if move == PASS or move >> 6 == DROP_ORIGIN:
+                return board[move & 63] if move != PASS else 0
+            code = board[move & 63]
+            return sum(stacks[move & 63]) if code > 5 else code
+
+        return max(moves, key=lambda m: (gain(m), rng.random()))

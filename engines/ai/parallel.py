@@ -1,0 +1,206 @@
+"""Searches on several cores with worker processes (the Pi has four; Python threads would share one).
+
+- MCTS, root-parallel: each worker searches the same position with its own
+  seed; the parent adds up the visits of each root move.
+- Alpha-beta, split root: the ordered root moves are dealt round-robin to the
+  workers, each deepens iteratively on its share, and the answer is the best
+  value at the deepest iteration every worker completed (values from different
+  depths are not comparable).  Wide games (Desdemona) gain almost linearly.
+
+Workers are forked, so the game and position are inherited rather than
+pickled; only moves and numbers come back.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import random
+import time
+from multiprocessing.connection import Connection
+from typing import Any
+
+from engines.ai.alphabeta import AlphaBeta
+from engines.ai.analysis import Analysis
+from engines.ai.budget import Budget
+from engines.ai.mcts import Mcts, Node, best_child
+from engines.ai.policy import EVAL_LIMIT, WIN, Policy
+from engines.game import Game
+
+# How long after the deadline a worker's answer is still awaited (sending it is quick).
+RESULT_GRACE = 0.01
+
+RootStats = list[tuple[Any, int, float, float | None]]
+
+
+def _worker(
+    game: Game[Any, Any], policy: Policy[Any, Any], pos: Any, deadline: float, seed: int, conn: Connection
+) -> None:
+    budget = Budget(deadline=deadline)
+    search = Mcts(game, policy, budget, random.Random(seed))
+    root = search.run(pos)
+    stats: RootStats = [(c.move, c.visits, c.total, c.proven) for c in root.children]
+    conn.send((stats, budget.nodes, search.simulations))
+    conn.close()
+
+
+def parallel_mcts(
+    game: Game[Any, Any],
+    policy: Policy[Any, Any],
+    pos: Any,
+    budget: Budget,
+    seed: int,
+    workers: int,
+) -> Analysis:
+    """Search with ``workers`` processes (this one included) until ``budget``'s deadline."""
+    assert budget.deadline is not None
+    deadline = budget.deadline
+    ctx = multiprocessing.get_context("fork")
+    pipes = []
+    procs = []
+    for i in range(1, workers):
+        parent_end, child_end = ctx.Pipe(duplex=False)
+        proc = ctx.Process(
+            target=_worker, args=(game, policy, pos, deadline, seed + i, child_end), daemon=True
+        )
+        proc.start()
+        child_end.close()
+        pipes.append(parent_end)
+        procs.append(proc)
+    own = Mcts(game, policy, Budget(deadline=deadline), random.Random(seed))
+    root = own.run(pos)
+    merged: dict[Any, list[Any]] = {}
+    for c in root.children:
+        merged[c.move] = [c.visits, c.total, c.proven, c.mover]
+    nodes, simulations = own.budget.nodes, own.simulations
+    for conn, proc in zip(pipes, procs, strict=True):
+        try:
+            if conn.poll(max(0.0, deadline - time.perf_counter()) + RESULT_GRACE):
+                stats, n, s = conn.recv()
+                nodes += n
+                simulations += s
+                for move, visits, total, proven in stats:
+                    entry = merged.setdefault(move, [0, 0.0, None, root.to_move])
+                    entry[0] += visits
+                    entry[1] += total
+                    if proven is not None:
+                        entry[2] = proven
+        except (EOFError, OSError):
+            pass
+        finally:
+            conn.close()
+            proc.join(0.05)
+            if proc.is_alive():
+                proc.kill()
+    return _combine(root, merged, budget, nodes, simulations)
+
+
+def _combine(
+    root: Node, merged: dict[Any, list[Any]], budget: Budget, nodes: int, simulations: int
+) -> Analysis:
+    def rank(item: tuple[Any, list[Any]]) -> tuple[int, int, float]:
+        visits, total, proven = item[1][0], item[1][1], item[1][2]
+        if proven is not None and proven >= WIN:
+            return (2, visits, 0.0)
+        if proven is not None and proven <= -WIN:
+            return (0, visits, 0.0)
+        return (1, visits, total / visits if visits else 0.0)
+
+    # Root children are moves of the root's side to move: their values are already from its view.
+    move, (visits, total, proven, _) = max(merged.items(), key=rank)
+    value = proven if proven is not None else (total / visits if visits else 0.0)
+    pv = [move]
+    node = next((c for c in root.children if c.move == move), None)
+    while node is not None and node.children and len(pv) < 12:
+        node = best_child(node)
+        pv.append(node.move)
+    return Analysis(
+        best=move,
+        value=max(-1.0, min(1.0, value)),
+        pv=pv,
+        nodes=nodes,
+        seconds=budget.elapsed(),
+        depth=simulations,
+        algorithm="mcts",
+        proven=proven is not None and abs(proven) > EVAL_LIMIT,
+    )
+
+
+AbReport = tuple[list[tuple[int, Any, float]], Any, float, list[Any], int]
+
+
+def _ab_worker(
+    game: Game[Any, Any],
+    policy: Policy[Any, Any],
+    pos: Any,
+    moves: list[Any],
+    deadline: float,
+    seed: int,
+    conn: Connection,
+) -> None:
+    search = AlphaBeta(game, policy, Budget(deadline=deadline), random.Random(seed))
+    found = search.search(pos, moves)
+    report: AbReport = (search.iterations, found.best, found.value, found.pv, found.nodes)
+    conn.send(report)
+    conn.close()
+
+
+def parallel_alphabeta(
+    game: Game[Any, Any],
+    policy: Policy[Any, Any],
+    pos: Any,
+    budget: Budget,
+    seed: int,
+    workers: int,
+) -> Analysis:
+    """Alpha-beta over the root moves split between ``workers`` processes (this one included)."""
+    assert budget.deadline is not None
+    deadline = budget.deadline
+    rng = random.Random(seed)
+    moves = list(game.legal_moves(pos))
+    rng.shuffle(moves)
+    moves = policy.order(pos, moves)
+    workers = min(workers, len(moves))
+    ctx = multiprocessing.get_context("fork")
+    pipes, procs = [], []
+    for i in range(1, workers):
+        parent_end, child_end = ctx.Pipe(duplex=False)
+        args = (game, policy, pos, moves[i::workers], deadline, seed + i, child_end)
+        proc = ctx.Process(target=_ab_worker, args=args, daemon=True)
+        proc.start()
+        child_end.close()
+        pipes.append(parent_end)
+        procs.append(proc)
+    own = AlphaBeta(game, policy, Budget(deadline=deadline), rng)
+    found = own.search(pos, moves[::workers])
+    reports: list[AbReport] = [(own.iterations, found.best, found.value, found.pv, found.nodes)]
+    for conn, proc in zip(pipes, procs, strict=True):
+        try:
+            if conn.poll(max(0.0, deadline - time.perf_counter()) + RESULT_GRACE):
+                reports.append(conn.recv())
+        except (EOFError, OSError):
+            pass
+        finally:
+            conn.close()
+            proc.join(0.05)
+            if proc.is_alive():
+                proc.kill()
+    common = min(r[0][-1][0] if r[0] else 0 for r in reports)
+    candidates = []
+    for iterations, best, value, pv, _ in reports:
+        at_common = [it for it in iterations if it[0] == common]
+        if at_common:
+            _, move, v = at_common[0]
+            candidates.append((v, move, pv if move == best else [move]))
+        else:
+            candidates.append((value, best, pv))
+    value, move, pv = max(candidates, key=lambda c: c[0])
+    return Analysis(
+        best=move,
+        value=max(-1.0, min(1.0, value)),
+        pv=pv,
+        nodes=sum(r[4] for r in reports),
+        seconds=budget.elapsed(),
+        depth=common,
+        algorithm="alphabeta",
+        proven=abs(value) > EVAL_LIMIT,
+    )

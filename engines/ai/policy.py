@@ -1,0 +1,94 @@
+"""What a search needs to know about one game beyond its rules.
+
+The search core (alpha-beta and MCTS) is shared by all games; each game adds a
+``Policy``: a static evaluation, a move ordering (best first; MCTS widens in
+this order, alpha-beta searches in it) and the move choice inside playouts.
+"""
+
+from __future__ import annotations
+
+import random
+from importlib import import_module
+from typing import Any, Generic, TypeVar
+
+from engines.game import Game
+
+P = TypeVar("P")
+M = TypeVar("M")
+
+# Search values of finished games are +-WIN; evaluations stay inside +-EVAL_LIMIT
+# so that a proven result always outranks an estimate.
+WIN = 1.0
+EVAL_LIMIT = 0.9
+
+
+class Policy(Generic[P, M]):
+    """Game knowledge for the search; the defaults know nothing but the rules.
+
+    ``algorithm`` names the search that won this game's self-play matches
+    ("alphabeta" or "mcts"); the MCTS settings are per game because playouts
+    cost very different amounts in different games.
+    """
+
+    algorithm = "mcts"
+    playout_depth = 4
+    widening_base = 2.0
+    widening_exponent = 0.5
+    exploration = 0.7
+
+    def __init__(self, game: Game[P, M]) -> None:
+        self.game = game
+
+    def result(self, pos: P) -> float | None:
+        """``terminal_value`` of ``pos``, or a cheaper check that may miss only losses by having no move.
+
+        Searches call this on every position they reach; a miss is harmless
+        because a position without legal moves is caught when it is expanded.
+        """
+        return terminal_value(self.game, pos)
+
+    def evaluate(self, pos: P) -> float:
+        """How good ``pos`` (not finished) is for its side to move, in [-EVAL_LIMIT, EVAL_LIMIT]."""
+        return 0.0
+
+    def order(self, pos: P, moves: list[M]) -> list[M]:
+        """The moves, most promising first."""
+        return moves
+
+    def playout_move(self, pos: P, moves: list[M], rng: random.Random) -> M:
+        """The move a playout makes from ``pos``."""
+        return rng.choice(moves)
+
+
+def terminal_value(game: Game[Any, Any], pos: Any) -> float | None:
+    """+-WIN or 0 for a finished game, from its side to move's view; None while it goes on."""
+    outcome = game.outcome(pos)
+    if outcome is None:
+        return None
+    if outcome.winner is None:
+        return 0.0
+    return WIN if outcome.winner == game.to_move(pos) else -WIN
+
+
+# game id -> "module:class" of its policy, imported on first use.
+POLICIES: dict[str, str] = {
+    "desdemona": "engines.ai.desdemona:DesdemonaPolicy",
+    "kingofrings": "engines.ai.kingofrings:KingOfRingsPolicy",
+    "spacetiles": "engines.ai.spacetiles:SpaceTilesPolicy",
+    "flipfour": "engines.ai.flipfour:FlipFourPolicy",
+}
+
+
+def policy_for(game: Game[Any, Any]) -> Policy[Any, Any]:
+    """The game's own policy, or the rules-only default for a game without one."""
+    target = POLICIES.get(game.id)
+    if target is None:
+        return Policy(game)
+    module, _, cls = target.partition(":")
+    try:
+        policy: Policy[Any, Any] = getattr(import_module(module), cls)(game)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return Policy(game)
+    return policy
