@@ -2,7 +2,8 @@
 
 The sensors report only what they feel, never moves.  So after each commit the
 tracker lists the positions the player may be setting up - every legal
-successor, the two previous positions (a take-back) and, while the AI's move is
+successor, the two previous positions (a take-back), the start position (a new game
+set up on the board) and, while the AI's move is
 waiting to be carried out, that move and every reply to it - and works out once
 what each would look like to this board's sensors.  Matching a settled reading
 is then a comparison with that list, whatever order the hands worked in.
@@ -107,8 +108,11 @@ class Expectations(Generic[R]):
         else:
             moves = game.legal_moves(self.position)
             found.extend(self._make((move,), 0, game.play(self.position, move)) for move in moves)
-        for back in range(1, min(self.takebacks, len(self.history) - 1) + 1):
+        played = len(self.history) - 1
+        for back in range(1, min(self.takebacks, played) + 1):
             found.append(self._make((), back, self.history[-1 - back]))
+        if played > self.takebacks:  # the start position set up again: a new game
+            found.append(self._make((), played, self.history[0]))
         for candidate in found:
             self._by_reading.setdefault(candidate.reading, []).append(candidate)
         self._candidates = found

@@ -129,3 +129,25 @@ def test_the_journal_survives_a_cut_and_resumes(tmp_path: Path) -> None:
     )
     resumed.on_reading(0, [reed(tuple(hands.stacks[n])) for n in NAMES])
     assert resumed.scene == {}
+
+
+def test_setting_up_the_start_position_starts_a_new_game(tmp_path: Path) -> None:
+    session, hands = new_session(tmp_path, ai_side=None)
+    hands.move("a4", "a6")
+    hands.wait(150)
+    hands.move("a7", "a8")
+    hands.place("a7", Thing("stone", 0))  # White shoots a Black stone onto a7
+    hands.wait(150)
+    hands.move("d10", "d8")
+    hands.place("d10", Thing("stone", 1))
+    hands.wait(150)
+    assert session.moves == ["a4-a6", "a7-a8/a7", "d10-d8/d10"]
+    hands.lift("a7")  # the stones come off before the queens go back
+    hands.lift("d10")
+    start = GAME.cells(GAME.start())
+    for name in NAMES:
+        hands.stacks[name] = list(start[name])
+    hands.send()
+    hands.wait(150)
+    assert session.moves == []
+    assert replay(tmp_path / "j.txt").moves == []
