@@ -262,12 +262,12 @@ def run_hands(table: Table, work: Any) -> None:
 def serve_until_quiet(table: Table) -> None:
     """Serve the board until the session has had nothing new to say for SETTLE_S."""
     session = table.session
-    deadline = time.monotonic() + COMMAND_S
+    deadline = time.monotonic() + COMMAND_S + (table.session.opponent_seconds or 0)
     seen = [len(session.events), time.monotonic()]
 
     def quiet() -> bool:
         now = time.monotonic()
-        if len(session.events) != seen[0]:
+        if len(session.events) != seen[0] or session.thinking is not None:
             seen[:] = [len(session.events), now]
         return now - seen[1] >= SETTLE_S or now > deadline
 
@@ -286,6 +286,8 @@ def draw(table: Table, out: TextIO) -> None:
     if outcome is not None:
         result = "a draw" if outcome.winner is None else f"side {outcome.winner} wins"
         out.write(f"Game over: {result}\n")
+    elif session.thinking is not None:
+        out.write("AI thinking...\n")
     elif session.pending is not None:
         text = game.format_move(session.position, session.pending)
         out.write(f"AI plays {text}: make it on the board ('do')\n")

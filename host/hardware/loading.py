@@ -50,8 +50,9 @@ GEOMETRIES: dict[str, tuple[Callable[..., geometries.Geometry], int]] = {
 
 def display_path(path: Path) -> str:
     """The path as a person would type it here: relative to the working directory when inside it."""
+    absolute = path.resolve()
     try:
-        return os.path.relpath(path)
+        return str(absolute.relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
 

@@ -11,6 +11,7 @@ serial link and a clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -37,6 +38,9 @@ class Settings:
     settle_ms: int = 250  # a reading counts as settled after this long unchanged
     quick_ms: int = 100  # a complete, unambiguous turn is taken after this long
     ai_side: int | None = 1  # None: two humans
+    # The AI thinks on a worker thread so that the LEDs and the tracker stay live meanwhile;
+    # tests of the session's logic alone turn this off to get the move at once.
+    think_in_background: bool = True
 
 
 @dataclass
@@ -87,6 +91,8 @@ class Session:
         # After a take-back or new game by button the board still shows the old position,
         # which is a legal successor again: nothing is matched until the board is restored.
         self.restoring = False
+        self.thinking: Future[Any] | None = None
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
         self._prepare()
 
     # --- inputs --------------------------------------------------------------------------
@@ -137,21 +143,53 @@ class Session:
         return self.history[-1]
 
     def _prepare(self) -> None:
-        """Fresh expectations for the committed position; the AI moves if it is its turn."""
+        """Fresh expectations for the committed position; the AI starts thinking if it is its turn."""
         self.pending = None
         self.touched = set()
         self.asking = ()
         self.hint_line = []
+        self.thinking = None
+        self._expect_pending()
+        forced = self._forced()
+        if forced is not None:
+            self._commit(forced)
+            return
         pos = self.position
         if not self.game.is_over(pos) and self._ai_to_move() and self.opponent is not None:
-            self.pending = self.opponent.choose(self.game, pos)
+            if self.settings.think_in_background:
+                self.thinking = self._worker.submit(self.opponent.choose, self.game, pos)
+            else:
+                self._take_ai_move(self.opponent.choose(self.game, pos))
+
+    def _expect_pending(self) -> None:
+        """Expectations for the committed position and the AI's move, if it has one."""
         self.expect: Expectations[Hashable] = Expectations(
             self.game, self.reading_of, self.empty, self.history, self.pending, takebacks=2
         )
         self.tracker = Tracker(self.expect)
-        forced = self._forced()
+
+    def _take_ai_move(self, move: Any) -> None:
+        self.pending = move
+        self._expect_pending()
+        forced = self._forced()  # an AI pass needs no hands
         if forced is not None:
             self._commit(forced)
+
+    def _collect_ai_move(self) -> None:
+        """Take the AI's move once its thinking is done."""
+        if self.thinking is None or not self.thinking.done():
+            return
+        future, self.thinking = self.thinking, None
+        self._take_ai_move(future.result())
+
+    @property
+    def opponent_seconds(self) -> float | None:
+        """How long the AI may think per move, if it says."""
+        return getattr(self.opponent, "seconds", None)
+
+    def close(self) -> None:
+        """Stop thinking (the AI's move, if any, is dropped: the journal has every commit)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
 
     def _ai_to_move(self) -> bool:
         return self.settings.ai_side is not None and self.game.to_move(self.position) == self.settings.ai_side
@@ -219,14 +257,18 @@ class Session:
 
     # --- judging readings --------------------------------------------------------------------
     def _evaluate(self) -> None:
+        self._collect_ai_move()
         if self.reading is None:
             self._show(self._idle_scene())
             return
-        if self.restoring:
+        if self.restoring or self.thinking is not None:
             if self.reading != self.expect.reading:
                 self._show(self._mistake_scene(self.tracker.guidance(self.reading)))
                 return
             self.restoring = False
+            if self.thinking is not None:
+                self._show(self._idle_scene())
+                return
         verdict = self.tracker.observe(self.reading, self.touched)
         self.verdict = verdict
         stable = self.now_ms - self.since_ms

@@ -108,6 +108,7 @@ def open_real(
             play = BoardPlay(session, board, SensorModel(board), leds)
             yield Table(game, board, session, play, link, LiveLoop(play, link, buttons))
         finally:
+            session.close()
             leds.close()
             buttons.close()
 
@@ -135,4 +136,7 @@ def open_simulated(
         with DeviceLink(rig.port, expect=expect) as link:
             link.wait_ready(READY_S)
             play = BoardPlay(session, board, SensorModel(board), rig.leds)
-            yield Table(game, board, session, play, link, LiveLoop(play, link, rig.buttons), rig)
+            try:
+                yield Table(game, board, session, play, link, LiveLoop(play, link, rig.buttons), rig)
+            finally:
+                session.close()

@@ -158,7 +158,25 @@ class Tracker(Generic[R]):
                 steps.append(Step("put", None, i))
             else:
                 steps.append(Step(self._change(i, c.stacks[i]), i, i))
-        return steps
+        return self._carried(steps, c)
+
+    def _carried(self, steps: list[Step], c: Candidate[R]) -> list[Step]:
+        """A remove and a put of the same object are one move: lift it here, put it there."""
+        before = self.expect.stacks
+        out = list(steps)
+        for removal in [s for s in steps if s.action == "remove" and s.source is not None]:
+            assert removal.source is not None
+            thing = before[removal.source][-1] if before[removal.source] else None
+            puts = [
+                s for s in out
+                if s.action == "put" and s.target is not None and c.stacks[s.target][-1:] == (thing,)
+            ]  # fmt: skip
+            if thing is None or not puts:
+                continue
+            target = min(puts, key=lambda s: self.geometry.distance(removal.source or 0, s.target or 0))
+            out.remove(removal)
+            out[out.index(target)] = Step("move", removal.source, target.target)
+        return out
 
     # --- mistakes -----------------------------------------------------------------------
     def guidance(self, reading: tuple[R, ...]) -> list[Step]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from host.hardware.loading import BoardFileError, board_path, load_board
+from host.hardware.loading import BoardFileError, board_path, display_path, load_board
 
 Variant = Callable[..., Path]
 
@@ -16,7 +16,7 @@ def problems(path: Path) -> list[str]:
     with pytest.raises(BoardFileError) as info:
         load_board(path)
     text = str(info.value)
-    assert all(line.startswith(str(path.name)) or str(path) in line for line in text.splitlines())
+    assert all(line.startswith(f"{display_path(path)}: ") for line in text.splitlines())
     return info.value.problems
 
 

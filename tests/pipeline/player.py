@@ -61,9 +61,15 @@ class Person:
         pos = session.position
         self._perform(pos, self.game.play(pos, move))
 
+    def wait_for_ai(self) -> None:
+        """Serve the board while the AI thinks (the LEDs stay live meanwhile)."""
+        session = self.table.session
+        self.serve(TIMEOUT_S, until=lambda: session.thinking is None)
+
     def carry_out_ai_move(self) -> set[str]:
         """Do what the LEDs ask for the AI's move; returns the cells that were lit for it."""
         session = self.table.session
+        self.wait_for_ai()
         assert session.pending is not None
         lit = set(session.scene)
         pos = session.position

@@ -43,6 +43,7 @@ def test_a_game_against_the_ai_on_the_simulated_board(
         session, game = table.session, table.game
         person.serve(0.3)
         while not game.is_over(session.position) and len(session.moves) < max_plies:
+            person.wait_for_ai()
             if session.pending is not None:
                 ai_move = session.pending
                 changed = {

@@ -63,6 +63,7 @@ class Hands:
 
 
 def new_session(tmp_path: Path, **settings: Any) -> tuple[Session, Hands]:
+    settings.setdefault("think_in_background", False)
     session = Session(
         GAME, reed, "empty", opponent=FirstMove(), journal=Journal(tmp_path / "j.txt", GAME),
         settings=Settings(**settings),

@@ -49,7 +49,7 @@ def test_noise_never_crashes_and_commits_only_legal_moves(
     model = SensorModel(board)
     game = registry.make(board.game)
     session = Session(
-        game, model.reading_of, Reading.EMPTY, opponent=Random(seed), settings=Settings(ai_side=1)
+        game, model.reading_of, Reading.EMPTY, opponent=Random(seed), settings=Settings(ai_side=1, think_in_background=False)
     )
     committed: list[Event] = []
     session.listeners.append(committed.append)
