@@ -184,15 +184,19 @@ class AlphaBeta:
         return best
 
     def _pv(self, pos: Any, best: Any, limit: int = 12) -> list[Any]:
-        """The principal variation: ``best``, then the stored best replies while they stay legal."""
+        """The principal variation: ``best``, then the stored best replies.
+
+        A stored move belongs to the position with that key, so it is legal
+        there; nothing is regenerated, which keeps the answer within its time.
+        """
         game = self.game
         pv = [best]
         seen = {game.key(pos)}
         pos = game.play(pos, best)
-        while len(pv) < limit and game.outcome(pos) is None:
+        while len(pv) < limit and self.policy.result(pos) is None:
             key = game.key(pos)
             entry = self.table.get(key)
-            if entry is None or key in seen or entry[3] not in game.legal_moves(pos):
+            if entry is None or key in seen:
                 break
             seen.add(key)
             pv.append(entry[3])

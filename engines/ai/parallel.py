@@ -88,7 +88,7 @@ def parallel_mcts(
             pass
         finally:
             conn.close()
-            proc.join(0.05)
+            proc.join(RESULT_GRACE)
             if proc.is_alive():
                 proc.kill()
     return _combine(root, merged, budget, nodes, simulations)
@@ -181,7 +181,7 @@ def parallel_alphabeta(
             pass
         finally:
             conn.close()
-            proc.join(0.05)
+            proc.join(RESULT_GRACE)
             if proc.is_alive():
                 proc.kill()
     common = min(r[0][-1][0] if r[0] else 0 for r in reports)

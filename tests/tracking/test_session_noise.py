@@ -48,9 +48,8 @@ def test_noise_never_crashes_and_commits_only_legal_moves(
     board = load_board(board_id)
     model = SensorModel(board)
     game = registry.make(board.game)
-    session = Session(
-        game, model.reading_of, Reading.EMPTY, opponent=Random(seed), settings=Settings(ai_side=1, think_in_background=False)
-    )
+    settings = Settings(ai_side=1, think_in_background=False)
+    session = Session(game, model.reading_of, Reading.EMPTY, opponent=Random(seed), settings=settings)
     committed: list[Event] = []
     session.listeners.append(committed.append)
     values = list(model.readings)
