@@ -92,14 +92,14 @@ class SpaceTiles(Game[Position, Turn]):
         super().__init__(chosen)
         self.board = board or load_board()
         self.geometry = self.board.geometry
-        self._masks = BoardMasks(self.board)
-        self._neighbours = self._masks.neighbours
-        self._runs = self._masks.runs
+        self.masks = BoardMasks(self.board)  # public: the AI reads the run windows
+        self._neighbours = self.masks.neighbours
+        self._runs = self.masks.runs
         self._names = self.geometry.names
 
     # --- the position --------------------------------------------------------------
     def start(self) -> Position:
-        board, masks = self.board, self._masks
+        board, masks = self.board, self.masks
         each = board.pieces_each
         return Position(masks.start_tiles, masks.start_frontier, 0, 0, each, each, board.supply, 0, NO_WINNER)
 
@@ -480,7 +480,7 @@ class SpaceTiles(Game[Position, Turn]):
     ) -> Position:
         """A position from bit masks, with the defaults and the judgement of ``from_diagram``."""
         board = self.board
-        if tiles & ~self._masks.all_cells or pieces[0] & pieces[1] or (pieces[0] | pieces[1]) & ~tiles:
+        if tiles & ~self.masks.all_cells or pieces[0] & pieces[1] or (pieces[0] | pieces[1]) & ~tiles:
             raise ValueError("pieces stand on tiles, one per tile, and tiles on cells of the board")
         if hands is None:
             hands = (board.pieces_each - pieces[0].bit_count(), board.pieces_each - pieces[1].bit_count())

@@ -17,7 +17,7 @@ import random
 from engines.ai.lookahead import order_by_lookahead, winning_move
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
 from engines.game import Game
-from engines.spacetiles import Position, Turn
+from engines.spacetiles import Position, SpaceTiles, Turn
 
 FILL_WEIGHT = (0.0, 0.1, 0.6, 2.5, 0.0)
 HAND_WEIGHT = 0.05
@@ -32,7 +32,8 @@ class SpaceTilesPolicy(Policy[Position, Turn]):
 
     def __init__(self, game: Game[Position, Turn]) -> None:
         super().__init__(game)
-        runs = game._runs  # type: ignore[attr-defined]
+        assert isinstance(game, SpaceTiles)
+        runs = game.masks.runs
         self.windows = tuple(sorted({w for cell in runs for _, _, _, fours in cell for w in fours}))
 
     def result(self, pos: Position) -> float | None:
