@@ -84,19 +84,23 @@ def latency(game_id: str, plies: int, seed: int) -> list[float]:
 
 
 def power_cuts(target: int, seed: int) -> tuple[int, int]:
-    """(kills, moves in the journal); raises if a committed move was lost."""
+    """(kills, moves committed in all); raises if a committed move was lost."""
     rng = random.Random(seed)
     game = registry.make("desdemona")
-    kills = 0
+    kills = done = 0  # done: moves of finished games
     with tempfile.TemporaryDirectory() as tmp:
         journal = Path(tmp) / "game.journal"
         script = Path(tmp) / "script.txt"
         command = [sys.executable, "-m", "host", "play", "desdemona", "--humans", "--journal", str(journal)]
         while True:
             moves = replay(journal).moves if journal.exists() else []
-            if len(moves) >= target:
-                return kills, len(moves)
+            if done + len(moves) >= target:
+                return kills, done + len(moves)
             pos = game.play_texts(moves)
+            if game.is_over(pos):  # a finished game: start the next one
+                done += len(moves)
+                journal.unlink()
+                continue
             lines = ["step 20"]
             for _ in range(8):
                 if game.is_over(pos):
@@ -105,9 +109,6 @@ def power_cuts(target: int, seed: int) -> tuple[int, int]:
                 lines += [format_action(a) for a in hand_actions(game.cells(pos), game.cells(after), rng)]
                 lines.append("wait 150")
                 pos = after
-            if game.is_over(pos):
-                journal.unlink()
-                continue
             script.write_text("\n".join(lines) + "\n")
             proc = subprocess.Popen(
                 [*command, "--script", str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
@@ -157,7 +158,7 @@ def main() -> None:
         )
     if args.kills:
         kills, moves = power_cuts(args.kills, args.seed)
-        print(f"power cuts: {kills} kills, {moves} moves in the journal, no committed move lost")
+        print(f"power cuts: {kills} kills over {moves} committed moves, no committed move lost")
 
 
 if __name__ == "__main__":
