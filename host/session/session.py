@@ -92,6 +92,7 @@ class Session:
         # which is a legal successor again: nothing is matched until the board is restored.
         self.restoring = False
         self.thinking: Future[Any] | None = None
+        self.hinting: tuple[int, Future[list[Any]]] | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
         self._prepare()
 
@@ -252,12 +253,27 @@ class Session:
         self._prepare()
 
     def _hint(self) -> None:
-        if self.opponent is not None and not self.game.is_over(self.position) and self.pending is None:
+        """Ask the AI for the best move here; it is lit (dimmed) when the answer comes."""
+        if self.opponent is None or self.game.is_over(self.position) or self.pending is not None:
+            return
+        if self.settings.think_in_background:
+            future = self._worker.submit(self.opponent.hint, self.game, self.position)
+            self.hinting = (len(self.moves), future)
+        else:
             self.hint_line = self.opponent.hint(self.game, self.position)
+
+    def _collect_hint(self) -> None:
+        """Show a hint once found, unless the game moved on meanwhile."""
+        if self.hinting is None or not self.hinting[1].done():
+            return
+        (asked_at, future), self.hinting = self.hinting, None
+        if asked_at == len(self.moves) and self.pending is None:
+            self.hint_line = future.result()
 
     # --- judging readings --------------------------------------------------------------------
     def _evaluate(self) -> None:
         self._collect_ai_move()
+        self._collect_hint()
         if self.reading is None:
             self._show(self._idle_scene())
             return

@@ -152,3 +152,18 @@ def test_setting_up_the_start_position_starts_a_new_game(tmp_path: Path) -> None
     hands.wait(150)
     assert session.moves == []
     assert replay(tmp_path / "j.txt").moves == []
+
+
+def test_a_hint_is_lit_dim_and_slow_until_the_board_changes(tmp_path: Path) -> None:
+    session, hands = new_session(tmp_path, ai_side=None, think_in_background=True)
+    session.on_button(hands.t, "hint")
+    for _ in range(200):  # the hint is found on the AI's worker thread
+        hands.wait(10)
+        if session.scene:
+            break
+    # FirstMove's hint is a4-a1, the first text in sorted order: lift a4, put on a1.
+    assert session.scene["a4"].meaning == "lift" and session.scene["a1"].meaning == "put"
+    assert all(light.dim and light.blink == "slow" for light in session.scene.values())
+    hands.lift("a4")
+    assert all(not light.dim for light in session.scene.values())
+    session.close()
