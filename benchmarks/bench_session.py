@@ -1,14 +1,15 @@
 """Move tracking in the simulated pipeline: host processing time and surviving power cuts.
 
-    .venv/bin/python benchmarks/bench_session.py [--plies 40] [--kills 200]
+    .venv/bin/python benchmarks/bench_session.py [--plies 40] [--kills 200] [--ai SECONDS]
 
-1. Latency: two people play random games on each game's simulated Hall board (virtual board,
-   the real firmware under MicroPython, pty and pyserial, tracker, session, virtual LEDs).  For
-   every snapshot or clock tick that made the session act (a commit, a new scene, a new LED
-   frame), the host time until the LED frame is written: decode, tracking, commit, journal,
-   scene and frame.  p50 and p99.  Listing the next position's candidates (every successor
-   and its expected reading) runs after the frame is written, while the player thinks: its
-   time is reported on its own.  The AI's thinking is not part of it (two humans).
+1. Latency: two people (or, with --ai, a person and the AI) play random games on each game's
+   simulated Hall board (virtual board, the real firmware under MicroPython, pty and pyserial,
+   tracker, session, virtual LEDs).  For every snapshot or clock tick that made the session
+   act (a commit, a new scene, a new LED frame), the host time until the LED frame is written:
+   decode, tracking, commit, journal, scene and frame.  p50 and p99.  Listing the next
+   position's candidates (every successor and its expected reading) runs after the frame is
+   written, while the player thinks: its time is reported on its own.  The AI thinks on its
+   own thread, so its thinking time is not part of it either.
 2. Power cuts: `magboard play --script` is killed (SIGKILL, the whole process group) at random
    moments while it plays random moves, again and again, until the journal holds --kills moves;
    every move printed as committed before a kill must be in the journal afterwards.
@@ -31,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
+from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.journal import replay
 from host.session.script import format_action
@@ -58,10 +60,12 @@ def _timed_build(self: Expectations[Any]) -> None:
 Expectations.build = _timed_build  # type: ignore[method-assign]
 
 
-def latency(game_id: str, plies: int, seed: int) -> list[float]:
+def latency(game_id: str, plies: int, seed: int, ai_seconds: float | None) -> list[float]:
     rng = random.Random(seed)
     times: list[float] = []
-    with open_simulated(game_id, settings=Settings(ai_side=None), seed=seed) as table:
+    opponent = AiOpponent(level=10, seconds=ai_seconds, seed=seed) if ai_seconds else None
+    settings = Settings(ai_side=1 if opponent else None)
+    with open_simulated(game_id, opponent=opponent, settings=settings, seed=seed) as table:
         play = table.play
         on_snapshot, tick = play.on_snapshot, play.tick
 
@@ -79,7 +83,11 @@ def latency(game_id: str, plies: int, seed: int) -> list[float]:
         person.serve(0.3)
         session, game = table.session, table.game
         while not game.is_over(session.position) and len(session.moves) < plies:
-            person.make(rng.choice(game.legal_moves(session.position)))
+            person.wait_for_ai()
+            if session.pending is not None:
+                person.carry_out_ai_move()
+            else:
+                person.make(rng.choice(game.legal_moves(session.position)))
     return times
 
 
@@ -145,12 +153,13 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=40, help="plies per game for the latency run")
     parser.add_argument("--kills", type=int, default=200, help="moves to reach through power cuts")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--ai", type=float, metavar="SECONDS", help="play the AI at this time per move")
     args = parser.parse_args()
     header = f"{'game':<12} {'actions':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
     print(header + "   candidate listing p50/p99 ms")
     for game_id in registry.available():
         BUILDS.clear()
-        times = sorted(latency(game_id, args.plies, args.seed))
+        times = sorted(latency(game_id, args.plies, args.seed, args.ai))
         builds = sorted(BUILDS)
         print(
             f"{game_id:<12} {len(times):>7} {statistics.median(times):>8.2f} {percentile(times, 0.99):>8.2f} "
