@@ -18,7 +18,7 @@ from typing import Any, Protocol
 from engines.game import Game
 from engines.physical import Thing
 from host.session.journal import Journal
-from host.session.lights import FAST, SLOW, STEADY, Light, Scene
+from host.session.lights import FAST, SLOW, STEADY, Light
 from host.tracking.candidates import Candidate, Expectations
 from host.tracking.tracker import AMBIGUOUS, CONFIRM, MATCH, MISMATCH, PROGRESS, Step, Tracker, Verdict
 
@@ -424,7 +424,3 @@ class Session:
         self.events.append(event)
         for listener in self.listeners:
             listener(event)
-
-    @property
-    def lights(self) -> Scene:
-        return self.scene
