@@ -34,6 +34,7 @@ from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
 from host.session.journal import JournalError
+from host.session.lights import STEADY, Light
 from host.session.script import ScriptError, parse
 from host.session.session import Event, Settings
 from host.session.setup import Table, default_board, open_real, open_simulated
@@ -267,11 +268,16 @@ def serve_until_quiet(table: Table) -> None:
 
     def quiet() -> bool:
         now = time.monotonic()
-        if len(session.events) != seen[0] or session.thinking is not None:
+        if len(session.events) != seen[0] or session.thinking is not None or session.hinting is not None:
             seen[:] = [len(session.events), now]
         return now - seen[1] >= SETTLE_S or now > deadline
 
     table.loop.run(until=quiet)
+
+
+def describe(light: Light) -> list[str]:
+    """How a light looks beyond its colour: its blinking, and dimmed for a hint."""
+    return [w for w in (light.blink if light.blink != STEADY else "", "dim" if light.dim else "") if w]
 
 
 def draw(table: Table, out: TextIO) -> None:
@@ -295,7 +301,7 @@ def draw(table: Table, out: TextIO) -> None:
         out.write(f"side {game.to_move(session.position)} to move\n")
     if session.scene:
         lights = ", ".join(
-            f"{cell} {light.meaning}{'' if light.blink == 'steady' else ' (' + light.blink + ')'}"
+            f"{cell} {light.meaning}" + "".join(f" ({w})" for w in describe(light))
             for cell, light in sorted(session.scene.items())
         )
         out.write(f"LEDs: {lights}\n")
