@@ -113,6 +113,8 @@ def run(args: argparse.Namespace) -> int:
             if actions is not None:
                 return run_script(table, actions, sys.stdout)
             return interactive(table, sys.stdin, sys.stdout)
+    except JournalError as exc:
+        raise CliError(f"{exc} (move the file away to keep it, or start afresh with --new)") from None
     except EXPECTED_FAILURES as exc:
         raise CliError(str(exc)) from None
 
