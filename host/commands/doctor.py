@@ -1,0 +1,71 @@
+"""`magboard doctor`: check a board - link and firmware, every LED, sensor and button.
+
+    magboard doctor [--board ID|FILE]                   the simulated board, simulated hands
+    magboard doctor --serial PORT|auto [--board ID|FILE] a real board, you at it
+
+On a real board the doctor asks you to watch the LEDs light in turn, put a
+piece on each cell it lights green and press each button; without --board it
+checks the board the Pico's config names.  One line per check, a summary, and
+exit status 0 only when every check passed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from host.cli import CliError
+from host.doctor.bench import Bench, real_bench, simulated_bench
+from host.doctor.checks import run_checks
+from host.doctor.report import Report
+from host.hardware.loading import BoardFileError, load_board
+from host.hardware.spec import BoardSpec
+from host.session.setup import default_board
+from host.sim.firmware_process import FirmwareProcessError
+
+SIMULATED_GAME = "desdemona"  # the board simulated without --board: the one `magboard play` defaults to
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("doctor", help="check a board: link, firmware, LEDs, sensors and buttons")
+    p.add_argument(
+        "--board",
+        metavar="ID|FILE",
+        help="board id or file (default: the one the Pico names with --serial, "
+        f"else {default_board(SIMULATED_GAME)})",
+    )
+    p.add_argument("--serial", metavar="PORT", help="a real board on this serial port, or 'auto' to find it")
+    p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensor noise")
+    p.set_defaults(run=run)
+
+
+def _board(name: str) -> BoardSpec:
+    try:
+        return load_board(name)
+    except BoardFileError as exc:
+        raise CliError(str(exc), 1) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        if args.serial is not None:
+            board = _board(args.board) if args.board else None
+            port = None if args.serial == "auto" else args.serial
+            with real_bench(port, board, sys.stdin, sys.stdout) as bench:
+                report = examine(bench, sys.stdout)
+        else:
+            board = _board(args.board or default_board(SIMULATED_GAME))
+            with simulated_bench(board, seed=args.seed) as bench:
+                report = examine(bench, sys.stdout)
+    except FirmwareProcessError as exc:
+        raise CliError(f"cannot start the simulated board: {exc}", 1) from None
+    return 0 if report.ok else 1
+
+
+def examine(bench: Bench, out: TextIO) -> Report:
+    """Run every check and print the report."""
+    report = run_checks(bench)
+    out.write("\n".join(report.lines()) + "\n")
+    out.flush()
+    return report
