@@ -1,4 +1,4 @@
-"""Shared argument handling for commands that take a game and moves."""
+"""Shared argument handling for commands that take a game and moves, or a board."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ from typing import Any
 from engines import registry
 from engines.game import Game, MoveError
 from host.cli import CliError
+from host.hardware.loading import BoardFileError, load_board
+from host.hardware.spec import BoardSpec
 
 
 def add_game_arguments(p: argparse.ArgumentParser, moves: bool = True) -> None:
@@ -50,3 +52,11 @@ def state_json(game: Game[Any, Any], pos: Any) -> dict[str, Any]:
         "winner": outcome.winner if outcome is not None else None,
         "score": list(score) if score is not None else None,
     }
+
+
+def board_argument(name: str) -> BoardSpec:
+    """A board by id or file; a file with problems lists them all (exit status 1, as `hardware check`)."""
+    try:
+        return load_board(name)
+    except BoardFileError as exc:
+        raise CliError(str(exc), 1) from None

@@ -19,8 +19,7 @@ from host.cli import CliError
 from host.doctor.bench import Bench, real_bench, simulated_bench
 from host.doctor.checks import run_checks
 from host.doctor.report import Report
-from host.hardware.loading import BoardFileError, load_board
-from host.hardware.spec import BoardSpec
+from host.gamearg import board_argument
 from host.session.setup import default_board
 from host.sim.firmware_process import FirmwareProcessError
 
@@ -40,22 +39,15 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-def _board(name: str) -> BoardSpec:
-    try:
-        return load_board(name)
-    except BoardFileError as exc:
-        raise CliError(str(exc), 1) from None
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         if args.serial is not None:
-            board = _board(args.board) if args.board else None
+            board = board_argument(args.board) if args.board else None
             port = None if args.serial == "auto" else args.serial
             with real_bench(port, board, sys.stdin, sys.stdout) as bench:
                 report = examine(bench, sys.stdout)
         else:
-            board = _board(args.board or default_board(SIMULATED_GAME))
+            board = board_argument(args.board or default_board(SIMULATED_GAME))
             with simulated_bench(board, seed=args.seed) as bench:
                 report = examine(bench, sys.stdout)
     except FirmwareProcessError as exc:

@@ -11,9 +11,9 @@ from pathlib import Path
 from host.cli import CliError
 from host.deploy import DeployError, commands, mpremote, verify
 from host.doctor.firmware_version import version_text
+from host.gamearg import board_argument
 from host.hardware.calibration import CalibrationError, load_zeros
 from host.hardware.firmware_config import config_text
-from host.hardware.loading import BoardFileError, load_board
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -28,10 +28,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_deploy(args: argparse.Namespace) -> int:
+    board = board_argument(args.board)
     try:
-        board = load_board(args.board)
         calibration = load_zeros(board, args.calibration) if args.calibration else None
-    except (BoardFileError, CalibrationError) as exc:
+    except CalibrationError as exc:
         raise CliError(str(exc)) from None
     with tempfile.TemporaryDirectory(prefix="magboard-deploy-") as tmp:
         config = Path(tmp) / "board_config.json"

@@ -17,11 +17,11 @@ import sys
 from pathlib import Path
 
 from host.cli import CliError
+from host.gamearg import board_argument
 from host.hardware.calibration import CalibrationError, load_zeros
 from host.hardware.docs import DOCS_DIR, INDEX, render_board_docs, render_index, stale_docs, write_docs
 from host.hardware.firmware_config import config_text
 from host.hardware.loading import BoardFileError, board_ids, display_path, load_board
-from host.hardware.spec import BoardSpec
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -65,16 +65,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.set_defaults(run=run_selftest)
 
 
-def _load(name: str) -> BoardSpec:
-    try:
-        return load_board(name)
-    except BoardFileError as exc:
-        raise CliError(str(exc), 1) from None
-
 
 def run_list(args: argparse.Namespace) -> int:
     for board_id in board_ids():
-        board = _load(board_id)
+        board = board_argument(board_id)
         print(
             f"{board_id:<18} {board.game:<12} {board.sensor.model:<14} "
             f"{len(board.cells):>3} cells  {board.name}"
@@ -96,7 +90,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_docs(args: argparse.Namespace) -> int:
-    boards = [_load(name) for name in args.boards or board_ids()]
+    boards = [board_argument(name) for name in args.boards or board_ids()]
     files: dict[str, str] = {}
     for board in boards:
         files.update(render_board_docs(board))
@@ -116,7 +110,7 @@ def run_docs(args: argparse.Namespace) -> int:
 
 
 def run_config(args: argparse.Namespace) -> int:
-    board = _load(args.board)
+    board = board_argument(args.board)
     try:
         calibration = load_zeros(board, args.calibration) if args.calibration else None
     except CalibrationError as exc:
@@ -137,7 +131,7 @@ def run_selftest(args: argparse.Namespace) -> int:
 
     failed = 0
     for name in args.boards or board_ids():
-        board = _load(name)
+        board = board_argument(name)
         report = run_virtual(board, seed=args.seed)
         status = "ok" if report.ok else "FAILED"
         print(
