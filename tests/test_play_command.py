@@ -12,7 +12,7 @@ from tests.conftest import run_cli
 def play(tmp_path: Path, typed: str, *extra: str) -> str:
     result = run_cli(
         "play", "desdemona", "--nodes", "40", "--level", "2", "--journal", str(tmp_path / "game.journal"),
-        *extra, input_text=typed,
+        "--terminal", *extra, input_text=typed,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     return result.stdout

@@ -1,14 +1,18 @@
 """`magboard play GAME`: a game on a board - the simulated one unless a real one is named.
 
-Three ways in, one session underneath:
-- interactive (default): the simulated board in the terminal.  Type a move and
+Four ways in, one session underneath:
+- the page (default): the board drawn in the browser (host/web), where the
+  player lifts and places pieces on the simulated board with the mouse, or
+  watches a real board live; the page's buttons are the board's buttons.
+- ``--terminal``: the simulated board in the terminal.  Type a move and
   simulated hands make it on the virtual board, or type physical actions
   (``lift a4``, ``place a6``...); the real firmware, serial link and tracker see
   them exactly as they would see a person's hands.  The LEDs are listed under
   the drawing.
 - ``--script FILE``: the same, from a file of actions (host/session/script.py),
   printing commits, scenes and LED frames as JSON lines.
-- ``--serial PORT`` (or ``auto``): a real board on a serial port.
+- ``--serial PORT`` (or ``auto``): a real board on a serial port (with the page,
+  or ``--terminal`` for none).
 Every committed move goes to the journal first, so after a power cut the same
 command resumes the game (``--new`` starts afresh).
 """
@@ -39,10 +43,14 @@ from host.session.script import ScriptError, parse
 from host.session.session import Event, Settings
 from host.session.setup import Table, default_board, open_real, open_simulated
 from host.sim.firmware_process import FirmwareProcessError
+from host.web.play_page import DEFAULT_PORT, serve_page, start_server
+from host.web.server import PageServer, WebError
+from host.web.view import Ai
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
     BoardFileError, JournalError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
+    WebError,
 )
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
 COMMAND_S = 5.0
@@ -69,6 +77,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--journal", type=Path, help="journal file (default: in ~/.local/share/magboard)")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming the journal")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensors and the AI")
+    p.add_argument("--terminal", action="store_true", help="play in the terminal instead of the browser page")
+    p.add_argument("--host", default="127.0.0.1", help="address the page is served on (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, help=f"port of the page (default: {DEFAULT_PORT}, or a free one)")
+    p.add_argument("--no-browser", action="store_true", help="serve the page without opening a browser")
     p.set_defaults(run=run)
 
 
@@ -105,18 +117,29 @@ def run(args: argparse.Namespace) -> int:
         "board_id": board_id, "options": tuple(args.option), "opponent": opponent, "settings": settings,
         "journal_path": path,
     }  # fmt: skip
+    ai = Ai(None, None, None) if args.humans else Ai(settings.ai_side, args.level, args.seconds, args.nodes)
+    server: PageServer | None = None
     try:
+        if args.script is None and not args.terminal:
+            server = start_server(args.host, args.port)
         if args.serial is not None:
             with open_real(args.game, port=None if args.serial == "auto" else args.serial, **common) as table:
+                if server is not None:
+                    return serve_page(table, ai, server, not args.no_browser, sys.stdout)
                 return serve_real(table)
         with open_simulated(args.game, seed=args.seed, **common) as table:
             if actions is not None:
                 return run_script(table, actions, sys.stdout)
+            if server is not None:
+                return serve_page(table, ai, server, not args.no_browser, sys.stdout)
             return interactive(table, sys.stdin, sys.stdout)
     except JournalError as exc:
         raise CliError(f"{exc} (move the file away to keep it, or start afresh with --new)") from None
     except EXPECTED_FAILURES as exc:
         raise CliError(str(exc)) from None
+    finally:
+        if server is not None:
+            server.close()
 
 
 def run_script(table: Table, actions: list[Any], out: TextIO) -> int:

@@ -37,12 +37,14 @@ class Hands:
             self.done.set()
 
     def do(self, action: Action) -> None:
+        """One action of a script: ScriptError names its line."""
         try:
-            self._do(action)
+            self.act(action)
         except ValueError as exc:
             raise ScriptError(f"line {action.line}: {action.verb} {' '.join(action.cells)}: {exc}") from None
 
-    def _do(self, action: Action) -> None:
+    def act(self, action: Action) -> None:
+        """One action; ValueError says why it cannot be done (an empty cell, an empty hand)."""
         verb = action.verb
         if verb == "wait":
             self.sleep(action.ms / 1000)
@@ -59,6 +61,8 @@ class Hands:
         elif verb == "place":
             if action.thing is not None:
                 thing = action.thing
+                if thing in self.held:  # the one carried, not a new one from the box
+                    self.held.remove(thing)
             elif self.held:
                 thing = self.held.pop()
             else:

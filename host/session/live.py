@@ -36,6 +36,7 @@ class LiveLoop:
         self.buttons = buttons
         self.clock = clock
         self.stop = threading.Event()
+        self.observers: list[Callable[[], None]] = []  # called after every step, on the loop's thread
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Serve the board until ``stop`` is set or ``until()`` says so."""
@@ -57,3 +58,5 @@ class LiveLoop:
             for press in self.buttons.poll():
                 self.play.on_button(now, press.button)
         self.play.tick(now)
+        for observer in self.observers:
+            observer()

@@ -1,4 +1,4 @@
-"""Simulated push buttons: a test, the simulator page or a script presses them by name."""
+"""Simulated push buttons: a test or a script presses them by name."""
 
 from __future__ import annotations
 

@@ -97,7 +97,8 @@ def test_a_power_cut_loses_no_committed_move(tmp_path: Path) -> None:
     journal = tmp_path / "game.journal"
     script = tmp_path / "script.txt"
     script.write_text("lift a4\nplace a6\nwait 200\nlift a7\nplace a8\nplace a7 stone:0\nwait 5000\n")
-    command = [sys.executable, "-m", "host", "play", "desdemona", "--humans", "--journal", str(journal)]
+    command = [sys.executable, "-m", "host", "play", "desdemona", "--humans", "--terminal", "--journal"]
+    command.append(str(journal))
     proc = subprocess.Popen(
         [*command, "--script", str(script)], cwd=ROOT, stdout=subprocess.PIPE, text=True,
         start_new_session=True,

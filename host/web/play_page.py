@@ -1,0 +1,52 @@
+"""`magboard play` in the browser: serve the page, open it, and serve the board until stopped."""
+
+from __future__ import annotations
+
+import os
+import sys
+import webbrowser
+from typing import TextIO
+
+from host.session.setup import Table
+from host.web.server import PageServer, WebError
+from host.web.table_page import TablePage
+from host.web.view import Ai
+
+DEFAULT_PORT = 8765
+
+
+def can_open_browser() -> bool:
+    """A browser window can be shown: not over ssh or on a console, where a text browser would take over."""
+    if sys.platform in ("darwin", "win32"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def start_server(host: str, port: int | None) -> PageServer:
+    """The page server on ``port``; by default 8765, or any free port when that one is taken."""
+    if port is not None:
+        return PageServer(host, port).start()
+    try:
+        return PageServer(host, DEFAULT_PORT).start()
+    except WebError:
+        return PageServer(host, 0).start()
+
+
+def serve_page(table: Table, ai: Ai, server: PageServer, open_browser: bool, out: TextIO) -> int:
+    """Serve the board and the page until Ctrl-C (or the board's link is lost)."""
+    page = TablePage(table, server, ai)
+    table.loop.observers.append(page.step)
+    where = "the simulated" if table.rig is not None else "the"
+    out.write(f"{table.game.name} on {where} {table.board.name}: {server.url}\n")
+    out.write("Ctrl-C stops; the journal keeps the game.\n")
+    out.flush()
+    if open_browser and can_open_browser():
+        webbrowser.open(server.url)
+    try:
+        table.loop.run()
+    except KeyboardInterrupt:
+        out.write("\n")
+    finally:
+        table.loop.observers.remove(page.step)
+        page.close()
+    return 0

@@ -1,0 +1,152 @@
+"""A table shown in the browser: the page's messages in, the picture out.
+
+``TablePage.step`` runs on the live loop's thread after every step, so it may
+touch the session: it hands the page's button presses to the board session as
+the board's own buttons would, queues the player's gestures for the simulated
+hands (which take real time, so they work on a thread of their own), and
+sends the page a new picture whenever anything it shows has changed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from engines.game import MoveError
+from engines.physical import Thing
+from host.session.diff import hand_actions
+from host.session.hands import Hands
+from host.session.session import BUTTONS
+from host.session.setup import Table
+from host.web.gestures import GestureError, Gestures
+from host.web.server import PageServer
+from host.web.view import Ai, layout, picture
+
+log = logging.getLogger(__name__)
+
+
+class TablePage:
+    def __init__(self, table: Table, server: PageServer, ai: Ai) -> None:
+        self.table = table
+        self.server = server
+        self.ai = ai
+        self.hands = Hands(table.rig) if table.rig is not None else None
+        self.gestures = (
+            Gestures(self.hands, set(table.game.geometry.names)) if self.hands is not None else None
+        )
+        self.message = ""
+        self._layout = json.dumps(layout(table.game, table.board, ai, simulated=table.rig is not None))
+        self._last = ""
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands")
+        self._busy: list[Future[None]] = []
+
+    def close(self) -> None:
+        self._worker.shutdown(wait=True, cancel_futures=True)
+
+    # --- on the live loop's thread ------------------------------------------------------------
+    def step(self) -> None:
+        while True:
+            try:
+                message = self.server.inbox.get_nowait()
+            except queue.Empty:
+                break
+            self._handle(message)
+        self._collect()
+        text = json.dumps(self._picture())
+        if text != self._last:
+            self._last = text
+            self.server.publish(text, greeting=[self._layout, text])
+
+    @property
+    def idle(self) -> bool:
+        """No gesture is waiting for the hands (the tests' and the terminal's way to know)."""
+        return not self._busy
+
+    def _picture(self) -> dict[str, Any]:
+        session = self.table.session
+        if self.table.rig is not None and self.hands is not None:
+            with self.table.rig.lock:
+                stacks = {name: self.table.rig.virtual.stack(name) for name in session.names}
+            held: list[Thing] = list(self.hands.held)
+            changed: list[str] = []
+        else:
+            stacks = dict(self.table.game.cells(session.position))
+            held = []
+            changed = self._changed_cells()
+        return picture(session, stacks, self.table.board, self.ai, held, changed, self.message)
+
+    def _changed_cells(self) -> list[str]:
+        """On a real board: the cells whose sensors disagree with the committed position."""
+        session = self.table.session
+        if session.reading is None:
+            return []
+        expected = session.expect.reading
+        return [name for name, a, b in zip(session.names, session.reading, expected, strict=True) if a != b]
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        if kind == "button":
+            name = message.get("name")
+            if name not in BUTTONS:
+                self.message = f"no button {name!r} (buttons: {', '.join(BUTTONS)})"
+                return
+            self.message = ""
+            self.table.play.on_button(self.table.loop.clock(), name)
+        elif kind in ("gesture", "move", "ai_move"):
+            if self.gestures is None:
+                self.message = "this is a real board: move the pieces on it"
+                return
+            self._queue(message)
+        else:
+            self.message = f"unknown message {kind!r}"
+
+    def _queue(self, message: dict[str, Any]) -> None:
+        """Hands work in order on their own thread; a move's target is decided now, from the game as it is."""
+        kind = message["type"]
+        try:
+            if kind == "gesture":
+                args = {k: str(message.get(k, "")) for k in ("cell", "to", "thing")}
+                self._busy.append(self._worker.submit(self._gesture, str(message.get("verb", "")), args))
+            else:
+                target = self._target(kind, str(message.get("text", "")))
+                self._busy.append(self._worker.submit(self._make, target))
+        except (MoveError, ValueError) as exc:
+            self.message = str(exc)
+
+    def _target(self, kind: str, text: str) -> Any:
+        """The position a typed move (or the AI's waiting one) leads to."""
+        session, game = self.table.session, self.table.game
+        if session.pending is not None and kind == "ai_move":
+            return game.play(session.position, session.pending)
+        if kind == "ai_move":
+            raise ValueError("the AI has no move waiting")
+        if session.pending is not None:
+            raise ValueError("first make the AI's move: the LEDs show it")
+        return game.play(session.position, game.parse_move(session.position, text))
+
+    def _gesture(self, verb: str, args: dict[str, str]) -> None:
+        assert self.gestures is not None
+        self.gestures.perform(verb, **args)
+
+    def _make(self, target: Any) -> None:
+        rig = self.table.rig
+        assert rig is not None and self.hands is not None
+        with rig.lock:
+            before = {name: rig.virtual.stack(name) for name in self.table.session.names}
+        self.hands.run(hand_actions(before, self.table.game.cells(target)))
+
+    def _collect(self) -> None:
+        """Report what the hands could not do; forget what they finished."""
+        for future in [f for f in self._busy if f.done()]:
+            self._busy.remove(future)
+            failure = future.exception()
+            if isinstance(failure, (GestureError, ValueError)):
+                self.message = str(failure)
+            elif failure is not None:
+                log.error("the hands failed", exc_info=failure)
+                self.message = f"the simulated hands failed: {failure}"
+            else:
+                self.message = ""

@@ -1,0 +1,172 @@
+"""The board in a real browser: each game played through the page, the LEDs it draws, its buttons.
+
+Each test runs `magboard play` as a program, serving the page for the
+simulated board (the real firmware under MicroPython, the serial link, the
+tracker and the session), and drives Debian's Chromium with Playwright as a
+player would: clicks, drags and the page's buttons.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines import registry
+from engines.game import Game
+from tests.web.conftest import screenshot, served
+from tests.web.plan import plan
+
+WAIT_MS = 30_000
+MOVE_MARKS = {"lift", "put", "remove", "turn"}
+
+
+def position_of(game: Game[Any, Any], page: Any) -> Any:
+    """The position after the moves the page lists."""
+    pos = game.start()
+    for text in page.locator("#moves li").all_inner_texts():
+        pos = game.play(pos, game.parse_move(pos, text))
+    return pos
+
+
+def wait_ply(page: Any, ply: int) -> None:
+    page.wait_for_selector(f"body[data-ply='{ply}']", timeout=WAIT_MS)
+
+
+def lit(page: Any) -> dict[str, str]:
+    """The cells the page draws lit, with what each light means."""
+    cells = page.locator("#board .cell[data-led]")
+    return {
+        cells.nth(i).get_attribute("data-cell"): cells.nth(i).get_attribute("data-led")
+        for i in range(cells.count())
+    }
+
+
+def gesture(page: Any, verb: str, target: str) -> None:
+    if verb == "click":
+        page.click(f"#board [data-cell='{target}']")
+    elif verb == "lift":
+        page.click(f"#board [data-cell='{target}']", modifiers=["Shift"])
+    elif verb == "turn":
+        page.click(f"#board [data-cell='{target}']", button="right")
+    elif target:
+        page.click(f"#tray [data-thing='{target}']")
+    else:
+        page.click("#tray .tray-item >> nth=0")  # puts back what the hand holds
+
+
+def make(page: Any, game: Game[Any, Any], pos: Any, move: Any) -> str:
+    """Make ``move`` with the mouse where a person could, else type it; says which."""
+    gestures = plan(game.cells(pos), game.cells(game.play(pos, move)))
+    if gestures is None:
+        page.fill("#move-text", game.format_move(pos, move))
+        page.click("#move-form button[type=submit]")
+        return "typed"
+    for verb, target in gestures:
+        gesture(page, verb, target)
+    return "mouse"
+
+
+def changed_cells(game: Game[Any, Any], pos: Any, move: Any) -> set[str]:
+    before, after = game.cells(pos), game.cells(game.play(pos, move))
+    return {cell for cell in before if before[cell] != after[cell]}
+
+
+@pytest.mark.parametrize("game_id", ["desdemona", "kingofrings", "spacetiles", "flipfour"])
+def test_a_game_played_through_the_page(game_id: str, page: Any, tmp_path: Path) -> None:
+    game = registry.make(game_id)
+    rng = random.Random(game_id)
+    ways = []
+    with served(game_id, tmp_path) as url:
+        page.goto(url)
+        page.wait_for_selector("#board .cell", timeout=WAIT_MS)
+        assert page.locator("#board .cell").count() == game.geometry.size
+        assert page.inner_text("#title") == game.name
+        for turn in range(3):
+            ply = 2 * turn
+            page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
+            pos = position_of(game, page)
+            moves = game.legal_moves(pos)
+            simple = [m for m in moves if plan(game.cells(pos), game.cells(game.play(pos, m))) is not None]
+            move = rng.choice(simple or moves)
+            ways.append(make(page, game, pos, move))
+            wait_ply(page, ply + 1)
+            page.wait_for_selector(
+                "#status[data-state='ai-move'], #status[data-state='over']", timeout=WAIT_MS
+            )
+            if page.get_attribute("#status", "data-state") == "over":
+                break
+            pos = position_of(game, page)
+            ai_move = game.parse_move(pos, page.get_attribute("#status", "data-pending"))
+            shown = lit(page)
+            # The AI's move is lit where the board must change, with what to do there.
+            assert shown and set(shown) <= changed_cells(game, pos, ai_move), shown
+            assert set(shown.values()) <= MOVE_MARKS
+            if turn == 0:
+                screenshot(page, f"{game_id}-ai-move")
+            ways.append(make(page, game, pos, ai_move))
+            wait_ply(page, ply + 2)
+        page.wait_for_selector("#status[data-state='your-move'], #status[data-state='over']", timeout=WAIT_MS)
+        screenshot(page, f"{game_id}-game")
+        assert "mouse" in ways
+        moves_listed = page.locator("#moves li").all_inner_texts()
+        assert moves_listed and len(moves_listed) == int(page.get_attribute("body", "data-ply"))
+
+
+def test_a_lifted_queen_lights_where_it_may_go_and_a_drag_moves_it(page: Any, tmp_path: Path) -> None:
+    game = registry.make("desdemona")
+    start = game.start()
+    # Hand-checked on the start diagram: the black queen on a4 goes up its file to a6 (a white queen on a7),
+    # down to a1, along rank 4 to i4 (white on j4), up the diagonal to f9 (white on g10) and down it to c2
+    # (white on d1).
+    reach = {"a1", "a2", "a3", "a5", "a6", "b5", "c6", "d7", "e8", "f9", "b3", "c2"} | {
+        f"{f}4" for f in "bcdefghi"
+    }
+    targets = {game.format_move(start, m) for m in game.legal_moves(start)}
+    assert {text.split("-")[1] for text in targets if text.startswith("a4-")} == reach
+    with served("desdemona", tmp_path) as url:
+        page.goto(url)
+        page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
+        page.click("#board [data-cell='a4']")
+        page.wait_for_selector("#hand[data-held='queen:0']", timeout=WAIT_MS)
+        page.wait_for_selector("#board [data-cell='a6'][data-led='put']", timeout=WAIT_MS)
+        assert lit(page) == {"a4": "lift"} | {cell: "put" for cell in reach}
+        screenshot(page, "desdemona-lifted")
+        page.click("#board [data-cell='a4']")  # put back: nothing to show
+        page.wait_for_function(
+            "document.querySelectorAll('#board .cell[data-led]').length === 0", timeout=WAIT_MS
+        )
+        page.drag_and_drop("#board [data-cell='a4']", "#board [data-cell='a6']")
+        wait_ply(page, 1)
+        assert page.locator("#moves li").all_inner_texts() == ["a4-a6"]
+
+
+def test_the_buttons_take_back_hint_and_start_a_new_game(page: Any, tmp_path: Path) -> None:
+    with served("flipfour", tmp_path) as url:
+        page.goto(url)
+        page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
+        page.click("#board [data-cell='c3']")  # an empty point, and nothing in hand either
+        page.wait_for_selector("#message:has-text('is empty')", timeout=WAIT_MS)
+        page.click("#tray [data-thing='piece:0']")
+        page.click("#board [data-cell='c3']")
+        wait_ply(page, 1)
+        page.wait_for_selector("#status[data-state='ai-move']", timeout=WAIT_MS)
+        page.click("#ai-move")
+        wait_ply(page, 2)
+        page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
+        page.click("[data-button='hint']")
+        page.wait_for_function("document.getElementById('hint').textContent !== '-'", timeout=WAIT_MS)
+        hinted = page.locator("#board .cell[data-led][data-dim]")
+        assert hinted.count() >= 1  # the hint is lit, dimmed
+        page.click("[data-button='take_back']")
+        wait_ply(page, 0)
+        # The board still shows both moves: the LEDs guide the pieces off again.
+        page.wait_for_selector("#status[data-state='restore']", timeout=WAIT_MS)
+        assert set(lit(page)) <= {"c3"} | set(
+            page.locator("#board .cell:has(.thing)").evaluate_all("els => els.map(e => e.dataset.cell)")
+        )
+        page.click("[data-button='new_game']")
+        page.wait_for_selector("#status[data-state='restore']", timeout=WAIT_MS)
+        screenshot(page, "flipfour-restore")
