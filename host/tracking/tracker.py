@@ -200,7 +200,12 @@ class Tracker(Generic[R]):
         return steps
 
     def _change(self, cell: int, stack: tuple[object, ...]) -> str:
-        """'turn' when the same object shows another side, 'replace' when another object belongs there."""
+        """What a cell that keeps something needs: an object put on top ('put'), the top taken off
+        ('remove'), the same object showing its other side ('turn'), or another object ('replace')."""
         old = self.expect.stacks[cell]
+        if len(stack) > len(old) and stack[: len(old)] == old:
+            return "put"
+        if len(stack) < len(old) and old[: len(stack)] == stack:
+            return "remove"
         same_kind = bool(old and stack) and getattr(old[-1], "kind", None) == getattr(stack[-1], "kind", None)
         return "turn" if same_kind else "replace"

@@ -18,7 +18,7 @@ from typing import Any
 from engines.game import Game
 from engines.physical import Thing
 from host.hardware.spec import BoardSpec
-from host.session.lights import COLOURS, DIM, Light
+from host.session.lights import COLOURS, DIM, PERIOD_MS, Light
 from host.session.session import Session
 
 # How each game's cells are drawn: squares, hexagons, or points joined by lines.
@@ -106,11 +106,26 @@ def box_counts(
     return counts
 
 
+def line_texts(game: Game[Any, Any], pos: Any, line: Sequence[Any]) -> list[str]:
+    """A line of moves from ``pos`` (a hint's principal variation) in the game's notation."""
+    texts = []
+    for move in line:
+        texts.append(game.format_move(pos, move))
+        pos = game.play(pos, move)
+    return texts
+
+
 def light_json(light: Light) -> dict[str, Any]:
     r, g, b = COLOURS[light.meaning]
     if light.dim:
         r, g, b = int(r * DIM), int(g * DIM), int(b * DIM)
-    return {"meaning": light.meaning, "rgb": [r, g, b], "blink": light.blink, "dim": light.dim}
+    return {
+        "meaning": light.meaning,
+        "rgb": [r, g, b],
+        "blink": light.blink,
+        "period_ms": PERIOD_MS.get(light.blink, 0),
+        "dim": light.dim,
+    }
 
 
 def status(session: Session, ai: Ai) -> tuple[str, str]:
@@ -165,6 +180,6 @@ def picture(
         "score": list(score) if score is not None else None,
         "moves": list(session.moves),
         "pending": game.format_move(pos, session.pending) if session.pending is not None else None,
-        "hint": [game.format_move(pos, session.hint_line[0])] if session.hint_line else [],
+        "hint": line_texts(game, pos, session.hint_line),
         "message": message,
     }

@@ -167,3 +167,36 @@ def test_a_hint_is_lit_dim_and_slow_until_the_board_changes(tmp_path: Path) -> N
     hands.lift("a4")
     assert all(not light.dim for light in session.scene.values())
     session.close()
+
+
+def test_a_piece_to_put_on_a_tile_is_lit_put_not_remove() -> None:
+    """Space Tiles: the AI's d5:d3,f3 puts a tile on d5 and pieces on the tiles of d3 and f3.
+
+    Hand-checked after e5:d2 from the start: d5's neighbours with tiles are d4, e4 and e5 (n = 3), so two
+    pieces go on tiles; d3 and f3 already hold tiles, so the LEDs must say "put" there, as on the empty d5.
+    """
+    from engines.spacetiles import SpaceTiles
+    from host.hardware.loading import load_board
+    from host.hardware.sensing import Reading, SensorModel
+
+    game = SpaceTiles()
+    model = SensorModel(load_board("spacetiles-hall"))
+
+    class Reply:
+        def choose(self, game: Game[Any, Any], pos: Any) -> Any:
+            return game.parse_move(pos, "d5:d3,f3")
+
+        def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
+            return []
+
+    session = Session(
+        game, model.reading_of, Reading.EMPTY, opponent=Reply(), settings=Settings(think_in_background=False)
+    )
+    start = game.start()
+    session.on_reading(0, [model.reading_of(game.cells(start)[n]) for n in game.geometry.names])
+    after = game.play(start, game.parse_move(start, "e5:d2"))
+    session.on_reading(1000, [model.reading_of(game.cells(after)[n]) for n in game.geometry.names])
+    session.on_tick(1500)
+    assert session.moves == ["e5:d2"]
+    lit = {cell: light.meaning for cell, light in session.scene.items()}
+    assert lit == {"d3": "put", "f3": "put", "d5": "put"}

@@ -35,6 +35,11 @@ def wait_ply(page: Any, ply: int) -> None:
     page.wait_for_selector(f"body[data-ply='{ply}']", timeout=WAIT_MS)
 
 
+def wait_dark(page: Any) -> None:
+    """Until no LED is drawn lit."""
+    page.wait_for_function("!document.querySelector('#board .cell[data-led]')", timeout=WAIT_MS)
+
+
 def lit(page: Any) -> dict[str, str]:
     """The cells the page draws lit, with what each light means."""
     cells = page.locator("#board .cell[data-led]")
@@ -55,6 +60,19 @@ def gesture(page: Any, verb: str, target: str) -> None:
         page.click(f"#tray [data-thing='{target}']")
     else:
         page.click("#tray .tray-item >> nth=0")  # puts back what the hand holds
+
+
+def check_lift(page: Any, game: Game[Any, Any], pos: Any, cell: str) -> None:
+    """Lift the top piece of ``cell`` and put it back: meanwhile the LEDs show where it may go."""
+    gesture(page, "lift", cell)
+    page.wait_for_selector("#board .cell[data-led='put']", timeout=WAIT_MS)
+    shown = lit(page)
+    assert shown[cell] == "lift"
+    reachable = set().union(*(changed_cells(game, pos, m) for m in game.legal_moves(pos)))
+    assert {c for c, meaning in shown.items() if meaning == "put"} <= reachable
+    screenshot(page, f"{game.id}-lifted")
+    gesture(page, "click", cell)
+    wait_dark(page)
 
 
 def make(page: Any, game: Game[Any, Any], pos: Any, move: Any) -> str:
@@ -89,8 +107,12 @@ def test_a_game_played_through_the_page(game_id: str, page: Any, tmp_path: Path)
             page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
             pos = position_of(game, page)
             moves = game.legal_moves(pos)
-            simple = [m for m in moves if plan(game.cells(pos), game.cells(game.play(pos, m))) is not None]
-            move = rng.choice(simple or moves)
+            plans = {m: plan(game.cells(pos), game.cells(game.play(pos, m))) for m in moves}
+            simple = [m for m in moves if plans[m] is not None]
+            lifting = [m for m in simple if plans[m][0][0] == "lift"]
+            move = rng.choice(lifting if turn == 0 and lifting else simple or moves)
+            if move in lifting:
+                check_lift(page, game, pos, plans[move][0][1])
             ways.append(make(page, game, pos, move))
             wait_ply(page, ply + 1)
             page.wait_for_selector(
@@ -135,9 +157,7 @@ def test_a_lifted_queen_lights_where_it_may_go_and_a_drag_moves_it(page: Any, tm
         assert lit(page) == {"a4": "lift"} | {cell: "put" for cell in reach}
         screenshot(page, "desdemona-lifted")
         page.click("#board [data-cell='a4']")  # put back: nothing to show
-        page.wait_for_function(
-            "document.querySelectorAll('#board .cell[data-led]').length === 0", timeout=WAIT_MS
-        )
+        wait_dark(page)
         page.drag_and_drop("#board [data-cell='a4']", "#board [data-cell='a6']")
         wait_ply(page, 1)
         assert page.locator("#moves li").all_inner_texts() == ["a4-a6"]

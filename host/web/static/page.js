@@ -133,6 +133,9 @@ function buildBoard() {
       el("circle", { class: "hit", r: 0.45 }, g);
     }
     el("g", { class: "pieces" }, g);
+    if (layout.drawing === "square") el("rect", { class: "led-ring", x: -0.44, y: -0.44, width: 0.88, height: 0.88, rx: 0.12 }, g);
+    else if (layout.drawing === "hex") el("polygon", { class: "led-ring", points: hexPoints(HEX_RADIUS * 0.84) }, g);
+    else el("circle", { class: "led-ring", r: 0.42 }, g);
     const corner = layout.drawing === "point" ? { x: 0.1, y: 0.3 } : layout.drawing === "hex" ? { x: -0.16, y: 0.4 } : { x: -0.44, y: 0.44 };
     const label = el("text", { class: "label", ...corner }, g);
     label.textContent = cell.name;
@@ -169,17 +172,24 @@ function drawPicture() {
     drawStack(picture.cells[name] || [], pieces);
     const light = picture.leds[name];
     const led = g.querySelector(".led");
+    const ring = g.querySelector(".led-ring");
     if (light) {
+      if (g.dataset.blink !== light.blink) {
+        // Blink in step with every other lit cell, as the board's LEDs do (one clock for the frame).
+        const period = light.period_ms || 1;
+        g.style.setProperty("--period", `${period}ms`);
+        g.style.setProperty("--phase", `-${performance.now() % period}ms`);
+      }
       g.dataset.led = light.meaning;
       g.dataset.blink = light.blink;
+      if (light.period_ms) g.dataset.blinking = "true"; else delete g.dataset.blinking;
       if (light.dim) g.dataset.dim = "true"; else delete g.dataset.dim;
       led.setAttribute("fill", `rgb(${light.rgb.join(",")})`);
-      led.style.animation = "none";
-      void led.getBoundingClientRect();
-      led.style.animation = "";
+      ring.setAttribute("stroke", `rgb(${light.rgb.join(",")})`);
     } else {
       delete g.dataset.led;
       delete g.dataset.blink;
+      delete g.dataset.blinking;
       delete g.dataset.dim;
     }
     g.classList.toggle("changed", picture.changed.includes(name));
@@ -206,7 +216,8 @@ function drawPicture() {
   document.getElementById("message").textContent = picture.message;
   document.getElementById("to-move").textContent = picture.to_move === null ? "-" : layout.sides[picture.to_move];
   document.getElementById("score").textContent = picture.score ? picture.score.join(" : ") : "-";
-  document.getElementById("hint").textContent = picture.hint.join(" ") || "-";
+  const [best, ...line] = picture.hint;
+  document.getElementById("hint").textContent = best ? best + (line.length ? ` (then ${line.join(" ")})` : "") : "-";
   const moves = document.getElementById("moves");
   moves.textContent = "";
   for (const text of picture.moves) {
@@ -240,7 +251,6 @@ function send(message) {
 }
 
 function gesture(args) {
-  if (!layout || !layout.simulated) return;
   send({ type: "gesture", ...args });
 }
 

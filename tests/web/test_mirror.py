@@ -1,0 +1,67 @@
+"""A real board's page: it mirrors the board live and takes no mouse moves.
+
+The "real" board here is the simulated one seen only through its serial link,
+as `magboard play --serial` sees a Pico: the table has no rig, so the page
+knows the board only from the sensors, while the test's hands move the pieces.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from host.session.hands import Hands
+from host.session.script import parse
+from host.session.session import Settings
+from host.session.setup import Table, open_simulated
+from host.web.play_page import serve_page
+from host.web.server import PageServer
+from host.web.view import Ai
+from tests.web.conftest import screenshot
+
+WAIT_MS = 30_000
+
+
+@pytest.fixture
+def mirrored() -> Iterator[tuple[str, Table, Hands]]:
+    with open_simulated("desdemona", settings=Settings(ai_side=None), journal_path=None) as table:
+        assert table.rig is not None
+        hands = Hands(table.rig)
+        real = dataclasses.replace(table, rig=None)
+        with PageServer("127.0.0.1", 0) as server:
+            out = open("/dev/null", "w")  # noqa: SIM115 - closed below
+            serving = threading.Thread(
+                target=serve_page, args=(real, Ai(None, None, None), server, False, out), daemon=True
+            )
+            serving.start()
+            try:
+                yield server.url, real, hands
+            finally:
+                table.loop.stop.set()
+                serving.join(timeout=10)
+                out.close()
+
+
+def test_the_page_mirrors_a_real_board(page: Any, mirrored: tuple[str, Table, Hands]) -> None:
+    url, table, hands = mirrored
+    page.goto(url)
+    page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
+    assert page.is_hidden("#move-form")  # no simulated hands on a real board
+    for action in parse("lift a4", set(table.game.geometry.names)):
+        hands.do(action)
+    # The queen is off a4: the page outlines a4 and lights where it may go.
+    page.wait_for_selector("#board [data-cell='a4'].changed", timeout=WAIT_MS)
+    page.wait_for_selector("#board [data-cell='a6'][data-led='put']", timeout=WAIT_MS)
+    screenshot(page, "desdemona-real-board-lifted")
+    page.click("#board [data-cell='a5']")  # the mouse cannot move a real board's pieces
+    page.wait_for_selector("#message:has-text('real board')", timeout=WAIT_MS)
+    for action in parse("place a6", set(table.game.geometry.names)):
+        hands.do(action)
+    page.wait_for_selector("body[data-ply='1']", timeout=WAIT_MS)
+    assert page.locator("#moves li").all_inner_texts() == ["a4-a6"]
+    assert page.locator("#board .cell.changed").count() == 0
+    assert page.locator("#board [data-cell='a6'] .thing.queen").count() == 1
