@@ -146,6 +146,15 @@ class Game(ABC, Generic[P, M]):
     def is_over(self, pos: P) -> bool:
         return self.outcome(pos) is not None
 
+    def line_texts(self, pos: P, line: Sequence[M]) -> list[str]:
+        """A line of moves from ``pos`` (a principal variation) in canonical notation, each move read in
+        the position it is played from."""
+        texts = []
+        for move in line:
+            texts.append(self.format_move(pos, move))
+            pos = self.play(pos, move)
+        return texts
+
     def play_texts(self, texts: Sequence[str], pos: P | None = None) -> P:
         """Play canonical move texts in order; MoveError names the ply (1-based) that failed."""
         current = self.start() if pos is None else pos

@@ -23,15 +23,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-def pv_texts(game: Game[Any, Any], pos: Any, pv: list[Any]) -> list[str]:
-    """The principal variation in canonical notation, each move read in the position it is played from."""
-    texts = []
-    for move in pv:
-        texts.append(game.format_move(pos, move))
-        pos = game.play(pos, move)
-    return texts
-
-
 def analysis_json(game: Game[Any, Any], pos: Any, found: Analysis) -> dict[str, Any]:
     return {
         "game": game.id,
@@ -39,7 +30,7 @@ def analysis_json(game: Game[Any, Any], pos: Any, found: Analysis) -> dict[str, 
         "best": game.format_move(pos, found.best),
         "value": round(found.value, 4),
         "proven": found.proven,
-        "pv": pv_texts(game, pos, found.pv),
+        "pv": game.line_texts(pos, found.pv),
         "algorithm": found.algorithm,
         "depth": found.depth,
         "nodes": found.nodes,

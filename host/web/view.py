@@ -106,15 +106,6 @@ def box_counts(
     return counts
 
 
-def line_texts(game: Game[Any, Any], pos: Any, line: Sequence[Any]) -> list[str]:
-    """A line of moves from ``pos`` (a hint's principal variation) in the game's notation."""
-    texts = []
-    for move in line:
-        texts.append(game.format_move(pos, move))
-        pos = game.play(pos, move)
-    return texts
-
-
 def light_json(light: Light) -> dict[str, Any]:
     r, g, b = COLOURS[light.meaning]
     if light.dim:
@@ -180,6 +171,6 @@ def picture(
         "score": list(score) if score is not None else None,
         "moves": list(session.moves),
         "pending": game.format_move(pos, session.pending) if session.pending is not None else None,
-        "hint": line_texts(game, pos, session.hint_line),
+        "hint": game.line_texts(pos, session.hint_line),
         "message": message,
     }
