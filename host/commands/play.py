@@ -45,7 +45,6 @@ from host.session.setup import Table, default_board, open_real, open_simulated
 from host.sim.firmware_process import FirmwareProcessError
 from host.web.play_page import DEFAULT_PORT, serve_page, start_server
 from host.web.server import PageServer, WebError
-from host.web.view import Ai
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
@@ -117,7 +116,6 @@ def run(args: argparse.Namespace) -> int:
         "board_id": board_id, "options": tuple(args.option), "opponent": opponent, "settings": settings,
         "journal_path": path,
     }  # fmt: skip
-    ai = Ai(None, None, None) if args.humans else Ai(settings.ai_side, args.level, args.seconds, args.nodes)
     server: PageServer | None = None
     try:
         if args.script is None and not args.terminal:
@@ -125,13 +123,13 @@ def run(args: argparse.Namespace) -> int:
         if args.serial is not None:
             with open_real(args.game, port=None if args.serial == "auto" else args.serial, **common) as table:
                 if server is not None:
-                    return serve_page(table, ai, server, not args.no_browser, sys.stdout)
+                    return serve_page(table, server, not args.no_browser, sys.stdout)
                 return serve_real(table)
         with open_simulated(args.game, seed=args.seed, **common) as table:
             if actions is not None:
                 return run_script(table, actions, sys.stdout)
             if server is not None:
-                return serve_page(table, ai, server, not args.no_browser, sys.stdout)
+                return serve_page(table, server, not args.no_browser, sys.stdout)
             return interactive(table, sys.stdin, sys.stdout)
     except JournalError as exc:
         raise CliError(f"{exc} (move the file away to keep it, or start afresh with --new)") from None

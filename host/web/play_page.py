@@ -10,7 +10,6 @@ from typing import TextIO
 from host.session.setup import Table
 from host.web.server import PageServer, WebError
 from host.web.table_page import TablePage
-from host.web.view import Ai
 
 DEFAULT_PORT = 8765
 
@@ -32,9 +31,9 @@ def start_server(host: str, port: int | None) -> PageServer:
         return PageServer(host, 0).start()
 
 
-def serve_page(table: Table, ai: Ai, server: PageServer, open_browser: bool, out: TextIO) -> int:
+def serve_page(table: Table, server: PageServer, open_browser: bool, out: TextIO) -> int:
     """Serve the board and the page until Ctrl-C (or the board's link is lost)."""
-    page = TablePage(table, server, ai)
+    page = TablePage(table, server)
     table.loop.observers.append(page.step)
     where = "the simulated" if table.rig is not None else "the"
     out.write(f"{table.game.name} on {where} {table.board.name}: {server.url}\n")

@@ -15,6 +15,7 @@ import queue
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
+from engines.ai.levels import HIGHEST, LOWEST
 from engines.game import MoveError
 from engines.physical import Thing
 from host.session.diff import hand_actions
@@ -23,22 +24,21 @@ from host.session.session import BUTTONS
 from host.session.setup import Table
 from host.web.gestures import GestureError, Gestures
 from host.web.server import PageServer
-from host.web.view import Ai, layout, picture
+from host.web.view import layout, picture
 
 log = logging.getLogger(__name__)
 
 
 class TablePage:
-    def __init__(self, table: Table, server: PageServer, ai: Ai) -> None:
+    def __init__(self, table: Table, server: PageServer) -> None:
         self.table = table
         self.server = server
-        self.ai = ai
         self.hands = Hands(table.rig) if table.rig is not None else None
         self.gestures = (
             Gestures(self.hands, set(table.game.geometry.names)) if self.hands is not None else None
         )
         self.message = ""
-        self._layout = json.dumps(layout(table.game, table.board, ai, simulated=table.rig is not None))
+        self._layout = json.dumps(layout(table.game, table.board, simulated=table.rig is not None))
         self._last = ""
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands")
         self._busy: list[Future[None]] = []
@@ -76,7 +76,7 @@ class TablePage:
             stacks = dict(self.table.game.cells(session.position))
             held = []
             changed = self._changed_cells()
-        return picture(session, stacks, self.table.board, self.ai, held, changed, self.message)
+        return picture(session, stacks, self.table.board, held, changed, self.message)
 
     def _changed_cells(self) -> list[str]:
         """On a real board: the cells whose sensors disagree with the committed position."""
@@ -95,6 +95,8 @@ class TablePage:
                 return
             self.message = ""
             self.table.play.on_button(self.table.loop.clock(), name)
+        elif kind == "level":
+            self._set_level(message.get("level"))
         elif kind in ("gesture", "move", "ai_move"):
             if self.gestures is None:
                 self.message = "this is a real board: move the pieces on it"
@@ -102,6 +104,17 @@ class TablePage:
             self._queue(message)
         else:
             self.message = f"unknown message {kind!r}"
+
+    def _set_level(self, level: Any) -> None:
+        """The AI's level from the next move on (the page's level menu)."""
+        opponent = self.table.session.opponent
+        if opponent is None or not hasattr(opponent, "level"):
+            self.message = "there is no AI opponent in this game"
+        elif not isinstance(level, int) or isinstance(level, bool) or not LOWEST <= level <= HIGHEST:
+            self.message = f"the AI's level is {LOWEST}..{HIGHEST}, not {level!r}"
+        else:
+            opponent.level = level
+            self.message = ""
 
     def _queue(self, message: dict[str, Any]) -> None:
         """Hands work in order on their own thread; a move's target is decided now, from the game as it is."""

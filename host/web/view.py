@@ -12,7 +12,6 @@ is right again with the next one.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from engines.game import Game
@@ -37,17 +36,20 @@ def thing_text(thing: Thing) -> str:
     return str(thing)
 
 
-@dataclass(frozen=True)
-class Ai:
-    """What the page says about the AI opponent."""
+def ai_json(session: Session) -> dict[str, Any]:
+    """The AI opponent as the page shows it: its side, level and time (or nodes) per move."""
+    opponent, side = session.opponent, session.settings.ai_side
+    if opponent is None or side is None:
+        return {"side": None}
+    return {
+        "side": side,
+        "level": getattr(opponent, "level", None),
+        "seconds": getattr(opponent, "seconds", None),
+        "nodes": getattr(opponent, "nodes", None),
+    }
 
-    side: int | None
-    level: int | None
-    seconds: float | None
-    nodes: int | None = None
 
-
-def layout(game: Game[Any, Any], board: BoardSpec, ai: Ai, simulated: bool) -> dict[str, Any]:
+def layout(game: Game[Any, Any], board: BoardSpec, simulated: bool) -> dict[str, Any]:
     """The parts of the page that never change during a game: the cells and where they are."""
     geometry = game.geometry
     cells = []
@@ -64,7 +66,6 @@ def layout(game: Game[Any, Any], board: BoardSpec, ai: Ai, simulated: bool) -> d
         "cells": cells,
         "links": [[geometry.names[a], geometry.names[b]] for a, b in links],
         "sides": list(SIDE_NAMES.get(game.id, ("Player 0", "Player 1"))),
-        "ai": {"side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes},
         "simulated": simulated,
         "tray": [thing_text(t) for t in tray_things(board)],
     }
@@ -119,7 +120,7 @@ def light_json(light: Light) -> dict[str, Any]:
     }
 
 
-def status(session: Session, ai: Ai) -> tuple[str, str]:
+def status(session: Session) -> tuple[str, str]:
     """What is happening, in words: (a short state id for the page's styling, the sentence)."""
     game, pos = session.game, session.position
     sides = SIDE_NAMES.get(game.id, ("Player 0", "Player 1"))
@@ -131,7 +132,7 @@ def status(session: Session, ai: Ai) -> tuple[str, str]:
     if session.restoring:
         return "restore", "Put the board back as the LEDs show."
     if session.thinking is not None:
-        return "thinking", f"The AI ({sides[ai.side or 0]}) is thinking..."
+        return "thinking", f"The AI ({sides[game.to_move(pos)]}) is thinking..."
     if session.pending is not None:
         return "ai-move", f"The AI plays {game.format_move(pos, session.pending)}: make it on the board."
     if session.asking:
@@ -144,7 +145,6 @@ def picture(
     session: Session,
     stacks: Mapping[str, Sequence[Thing]],
     board: BoardSpec,
-    ai: Ai,
     held: Sequence[Thing] = (),
     changed: Sequence[str] = (),
     message: str = "",
@@ -156,7 +156,7 @@ def picture(
     cells whose sensors disagree with it (a piece lifted or put down).
     """
     game, pos = session.game, session.position
-    state, words = status(session, ai)
+    state, words = status(session)
     score = game.score(pos)
     return {
         "type": "picture",
@@ -172,5 +172,6 @@ def picture(
         "moves": list(session.moves),
         "pending": game.format_move(pos, session.pending) if session.pending is not None else None,
         "hint": game.line_texts(pos, session.hint_line),
+        "ai": ai_json(session),
         "message": message,
     }

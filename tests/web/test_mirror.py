@@ -20,7 +20,6 @@ from host.session.session import Settings
 from host.session.setup import Table, open_simulated
 from host.web.play_page import serve_page
 from host.web.server import PageServer
-from host.web.view import Ai
 from tests.web.conftest import screenshot
 
 WAIT_MS = 30_000
@@ -35,7 +34,7 @@ def mirrored() -> Iterator[tuple[str, Table, Hands]]:
         with PageServer("127.0.0.1", 0) as server:
             out = open("/dev/null", "w")  # noqa: SIM115 - closed below
             serving = threading.Thread(
-                target=serve_page, args=(real, Ai(None, None, None), server, False, out), daemon=True
+                target=serve_page, args=(real, server, False, out), daemon=True
             )
             serving.start()
             try:

@@ -8,6 +8,7 @@ player would: clicks, drags and the page's buttons.
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 from typing import Any
@@ -190,3 +191,34 @@ def test_the_buttons_take_back_hint_and_start_a_new_game(page: Any, tmp_path: Pa
         page.click("[data-button='new_game']")
         page.wait_for_selector("#status[data-state='restore']", timeout=WAIT_MS)
         screenshot(page, "flipfour-restore")
+
+
+def test_bad_messages_get_a_reason_and_the_game_goes_on(page: Any, tmp_path: Path) -> None:
+    from websockets.sync.client import connect
+
+    with served("flipfour", tmp_path) as url:
+        origin = url.rstrip("/")
+        with connect(url.replace("http", "ws") + "ws", origin=origin) as ws:  # type: ignore[arg-type]
+
+            def answer(message: str) -> str:
+                ws.send(message)
+                while True:  # the next picture that says something
+                    got = json.loads(ws.recv(timeout=10))
+                    if got.get("message"):
+                        return str(got["message"])
+
+            assert "unknown gesture 'fly'" in answer('{"type": "gesture", "verb": "fly"}')
+            assert "no cell 'z9'" in answer('{"type": "gesture", "verb": "click", "cell": "z9"}')
+            assert "1..10, not 99" in answer('{"type": "level", "level": 99}')
+            assert "no button 'explode'" in answer('{"type": "button", "name": "explode"}')
+            assert "unknown message 'nope'" in answer('{"type": "nope"}')
+            assert "c9" in answer('{"type": "move", "text": "c9"}')
+            assert "AI has no move waiting" in answer('{"type": "ai_move"}')
+        page.goto(url)
+        page.select_option("#level", "3")
+        page.fill("#move-text", "c3")
+        page.click("#move-form button[type=submit]")
+        wait_ply(page, 1)
+        page.reload()  # what the server holds, not what the page remembers
+        page.wait_for_selector("body[data-ply='1']", timeout=WAIT_MS)
+        assert page.input_value("#level") == "3"

@@ -15,7 +15,7 @@ from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import load_board
 from host.web.server import PageServer, parse_message
-from host.web.view import Ai, box_counts, layout
+from host.web.view import box_counts, layout
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_the_box_counts_what_is_neither_on_the_board_nor_in_the_hand() -> None:
 
 def test_the_layout_places_every_cell_and_joins_flip_fours_points() -> None:
     game = registry.make("flipfour")
-    drawn = layout(game, load_board("flipfour-hall"), Ai(1, 10, 3.0), simulated=True)
+    drawn = layout(game, load_board("flipfour-hall"), simulated=True)
     assert drawn["drawing"] == "point" and len(drawn["cells"]) == 19
     # A hexagon of radius n has 3n(3n + 1) lines between neighbouring points: 42 for n = 2.
     assert len(drawn["links"]) == 42

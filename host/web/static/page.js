@@ -226,6 +226,16 @@ function drawPicture() {
     moves.appendChild(li);
   }
   document.body.dataset.ply = String(picture.moves.length);
+  showAi(picture.ai);
+}
+
+function showAi(ai) {
+  const level = document.getElementById("level");
+  level.closest("dd").hidden = document.getElementById("level-row").hidden = ai.side === null;
+  document.getElementById("ai").textContent = ai.side === null
+    ? "off (two players)"
+    : `plays ${layout.sides[ai.side]}` + (ai.nodes ? `, ${ai.nodes} nodes a move` : ai.seconds ? `, ${ai.seconds} s a move` : "");
+  if (ai.level !== null && document.activeElement !== level) level.value = String(ai.level);
 }
 
 function showLayout() {
@@ -234,10 +244,6 @@ function showLayout() {
   document.getElementById("board-name").textContent = layout.board + (layout.simulated ? " (simulated)" : "");
   document.body.classList.toggle("simulated", layout.simulated);
   document.body.dataset.game = layout.game;
-  const ai = layout.ai;
-  document.getElementById("ai").textContent = ai.side === null
-    ? "off (two players)"
-    : `level ${ai.level}, plays ${layout.sides[ai.side]}` + (ai.nodes ? `, ${ai.nodes} nodes a move` : ai.seconds ? `, ${ai.seconds} s a move` : "");
   document.getElementById("help").textContent = layout.simulated
     ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack); right-click turns a piece over. The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board."
     : "This page mirrors the real board: play on the board. Cells whose sensors disagree with the game are outlined in red.";
@@ -306,6 +312,9 @@ document.getElementById("move-form").addEventListener("submit", (event) => {
   input.value = "";
 });
 document.getElementById("ai-move").addEventListener("click", () => send({ type: "ai_move" }));
+document.getElementById("level").addEventListener("change", (event) => {
+  send({ type: "level", level: Number(event.target.value) });
+});
 
 // --- the connection ------------------------------------------------------------------------------
 function connect() {
