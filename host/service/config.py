@@ -6,6 +6,7 @@
     level = 10                  # AI level 1..10
     seconds = 3.0               # AI thinking time per move
     side = 0                    # the side the player takes (0 moves first)
+    page = "127.0.0.1:8765"     # where the page is served: this Pi only, or "0.0.0.0:8765" for the network
 
 Every key may be left out (its default applies); every problem is reported at
 once, each naming the key and what is wrong with it.
@@ -46,13 +47,23 @@ class ServiceConfig:
     level: int = 10
     seconds: float = 3.0
     side: int = 0
+    page: str = "127.0.0.1:8765"
 
     def play_arguments(self) -> list[str]:
         """The arguments of `magboard play` for this configuration."""
         return [
             "play", self.game, "--board", self.board, "--serial", self.serial,
             "--level", str(self.level), "--seconds", f"{self.seconds:g}", "--side", str(self.side),
+            "--host", self.page_host, "--port", str(self.page_port), "--no-browser",
         ]  # fmt: skip
+
+    @property
+    def page_host(self) -> str:
+        return self.page.rsplit(":", 1)[0].strip("[]")
+
+    @property
+    def page_port(self) -> int:
+        return int(self.page.rsplit(":", 1)[1])
 
 
 KEYS = tuple(f.name for f in fields(ServiceConfig))
@@ -128,6 +139,14 @@ def parse_config(text: str, source: str = "config") -> ServiceConfig:
     else:
         values["side"] = side
 
+    page = _string(data.get("page", ServiceConfig.page), "page", problems)
+    if page is not None:
+        host, colon, port = page.rpartition(":")
+        if not colon or not host.strip("[]") or not port.isdigit() or not 0 < int(port) < 65536:
+            problems.append(f"page: must be ADDRESS:PORT such as \"127.0.0.1:8765\", got {page!r}")
+        else:
+            values["page"] = page
+
     if problems:
         raise ConfigError(source, problems)
     return ServiceConfig(**values)
@@ -156,4 +175,7 @@ def render_config(config: ServiceConfig) -> str:
         f"level = {config.level}\n"
         f"seconds = {config.seconds:g}\n"
         f"side = {config.side}\n"
+        '# where the page that mirrors the board is served: "127.0.0.1:8765" on this Pi only,\n'
+        '# "0.0.0.0:8765" for phones and tablets on your network (anyone there can then see and press it)\n'
+        f"page = {json.dumps(config.page)}\n"
     )

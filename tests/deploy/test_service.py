@@ -35,7 +35,7 @@ def test_install_writes_config_unit_and_udev_rule(tmp_path: Path, capsys: pytest
     command = " ".join(magboard_command())
     assert (
         f"ExecStart={command} play desdemona --board desdemona-hall --serial auto "
-        "--level 10 --seconds 3 --side 0\n"
+        "--level 10 --seconds 3 --side 0 --host 127.0.0.1 --port 8765 --no-browser\n"
     ) in unit
 
 
@@ -70,7 +70,10 @@ def test_an_edited_config_is_kept_and_the_unit_follows_it(tmp_path: Path) -> Non
     assert install(tmp_path) == 0
     assert config.read_text() == text
     unit = (tmp_path / UNIT_PATH).read_text()
-    expected = "play flipfour --board flipfour-reed --serial /dev/magboard --level 3 --seconds 3 --side 1\n"
+    expected = (
+        "play flipfour --board flipfour-reed --serial /dev/magboard --level 3 --seconds 3 --side 1 "
+        "--host 127.0.0.1 --port 8765 --no-browser\n"
+    )
     assert expected in unit
 
 
@@ -115,7 +118,9 @@ def test_dry_run_prints_every_file_and_writes_nothing(
         ('level = "5"', "level: must be an integer 1..10, got '5'"),
         ("seconds = -1", "seconds: must be a number of seconds above 0 and at most 3600, got -1"),
         ("side = 2", "side: must be 0 (moves first) or 1, got 2"),
-        ("colour = 1", "colour: unknown key (keys: game, board, serial, level, seconds, side)"),
+        ("colour = 1", "colour: unknown key (keys: game, board, serial, level, seconds, side, page)"),
+        ('page = "8765"', "page: must be ADDRESS:PORT such as \"127.0.0.1:8765\", got '8765'"),
+        ('page = "0.0.0.0:70000"', "page: must be ADDRESS:PORT"),
         ("level = ", "not valid TOML: "),
     ],
 )  # fmt: skip

@@ -136,7 +136,7 @@ function buildBoard() {
     if (layout.drawing === "square") el("rect", { class: "led-ring", x: -0.44, y: -0.44, width: 0.88, height: 0.88, rx: 0.12 }, g);
     else if (layout.drawing === "hex") el("polygon", { class: "led-ring", points: hexPoints(HEX_RADIUS * 0.84) }, g);
     else el("circle", { class: "led-ring", r: 0.42 }, g);
-    const corner = layout.drawing === "point" ? { x: 0.1, y: 0.3 } : layout.drawing === "hex" ? { x: -0.16, y: 0.4 } : { x: -0.44, y: 0.44 };
+    const corner = layout.drawing === "point" ? { x: 0.2, y: 0.46 } : layout.drawing === "hex" ? { x: -0.16, y: 0.4 } : { x: -0.44, y: 0.44 };
     const label = el("text", { class: "label", ...corner }, g);
     label.textContent = cell.name;
     g.addEventListener("pointerdown", (event) => startDrag(event, { cell: cell.name }));
