@@ -60,11 +60,6 @@ class TablePage:
             self._last = text
             self.server.publish(text, greeting=[self._layout, text])
 
-    @property
-    def idle(self) -> bool:
-        """No gesture is waiting for the hands (the tests' and the terminal's way to know)."""
-        return not self._busy
-
     def _picture(self) -> dict[str, Any]:
         session = self.table.session
         if self.table.rig is not None and self.hands is not None:
