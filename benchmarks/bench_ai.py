@@ -4,8 +4,10 @@
         nodes per second of each search at a few positions of each game
     .venv/bin/python benchmarks/bench_ai.py timing --seconds 5 --positions 4 [GAME ...]
         the longest and mean wall time of think(seconds=S) (all cores) over positions of each game
-    .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4
-        level L against level L - 1 for L = 2..10, colours alternating
+    .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4 [--seed S]
+        level L against level L - 1 for L = 2..10, colours alternating; levels 1-9 search node caps,
+        so the same seed replays the same games (except level 10's, which is timed): use another
+        seed for an independent sample
     .venv/bin/python benchmarks/bench_ai.py versus GAME --set NAME=VALUE ... --seconds 0.25 --games 10
         the game's policy with changed attributes (weights, algorithm settings) against the current one
 
@@ -85,11 +87,14 @@ def timing(games: list[str], seconds: float, positions: int) -> None:
         )
 
 
-def ladder(game_id: str, seconds: float, games: int) -> None:
+def ladder(game_id: str, seconds: float, games: int, seed: int) -> None:
     game = registry.make(game_id)
     for level in range(2, 11):
-        players = (AiPlayer(game, level, seed=level), AiPlayer(game, level - 1, seed=100 + level))
-        tally = play_match(game, players, games, seconds, opening_plies=OPENING_PLIES, seed=level)
+        players = (
+            AiPlayer(game, level, seed=seed + level),
+            AiPlayer(game, level - 1, seed=seed + 100 + level),
+        )
+        tally = play_match(game, players, games, seconds, opening_plies=OPENING_PLIES, seed=seed + level)
         low, high = tally.interval()
         print(
             json.dumps(
@@ -154,6 +159,7 @@ def main() -> None:
     p.add_argument("game")
     p.add_argument("--seconds", type=float, default=0.25)
     p.add_argument("--games", type=int, default=4)
+    p.add_argument("--seed", type=int, default=0, help="another seed gives other openings and games")
     p = sub.add_parser("versus")
     p.add_argument("game")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -164,7 +170,7 @@ def main() -> None:
         versus(args.game, args.set, args.seconds, args.games)
         return
     if args.what == "ladder":
-        ladder(args.game, args.seconds, args.games)
+        ladder(args.game, args.seconds, args.games, args.seed)
         return
     games = args.games or registry.available()
     if args.what == "speed":

@@ -32,10 +32,6 @@ from engines.game import Game
 
 DEFAULT_SECONDS = 2.0
 HINT_PV_LENGTH = 6
-# The deadline a search aims at, as a share of the time given, less a fixed
-# allowance for returning the answer (forked workers, building the PV).
-TIME_SHARE = 0.9
-TIME_RESERVE = 0.01
 ALGORITHMS = ("alphabeta", "mcts")
 
 
@@ -54,6 +50,8 @@ def think(
     """The move the AI plays in ``pos`` at ``level``.
 
     Without ``seconds`` and ``nodes`` the search takes DEFAULT_SECONDS.
+    Below level 10 the level's own node cap and share of the moves apply as
+    well (engines/ai/levels.py), so a weak level answers at once.
     ``workers`` processes share the search when there is a time limit
     (default: every core); a node budget alone always searches in this process
     so that its result does not depend on the machine.  ``algorithm``
@@ -71,29 +69,29 @@ def think(
     chosen = algorithm or policy.algorithm
     if chosen not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {chosen!r} (known: {', '.join(ALGORITHMS)})")
-    search_seconds = None
-    if seconds is not None:
-        search_seconds = max(0.001, seconds * TIME_SHARE * settings.budget_fraction - TIME_RESERVE)
-    node_budget = None if nodes is None else max(1, int(nodes * settings.budget_fraction))
+    search_seconds, node_budget = settings.limits(seconds, nodes, policy.level_nodes)
     budget = Budget(seconds=search_seconds, nodes=node_budget)
     rng = random.Random(seed)
     moves = game.legal_moves(pos)
     if not moves:
         raise ValueError("the game is over: there is no move to search")
+    root_moves: list[Any] | None = None
+    considered = settings.candidates(len(moves))
+    if considered == 1 and len(moves) > 1:
+        move = rng.choice(moves)
+        return Analysis(best=move, value=0.0, pv=[move], algorithm="random")
+    if considered < len(moves):
+        root_moves = policy.order(pos, rng.sample(moves, considered))
     if workers is None:
         workers = (os.cpu_count() or 1) if nodes is None else 1
-    parallel = workers > 1 and search_seconds is not None and node_budget is None
+    parallel = workers > 1 and search_seconds is not None and node_budget is None and root_moves is None
     if parallel and chosen == "mcts":
-        result = parallel_mcts(game, policy, pos, budget, seed, workers)
-    elif parallel:
-        result = parallel_alphabeta(game, policy, pos, budget, seed, workers)
-    elif chosen == "mcts":
-        result = Mcts(game, policy, budget, rng).search(pos)
-    else:
-        result = AlphaBeta(game, policy, budget, rng).search(pos)
-    if settings.slip_chance and rng.random() < settings.slip_chance:
-        result = _slip(game, policy, pos, moves, result, rng)
-    return result
+        return parallel_mcts(game, policy, pos, budget, seed, workers)
+    if parallel:
+        return parallel_alphabeta(game, policy, pos, budget, seed, workers)
+    if chosen == "mcts":
+        return Mcts(game, policy, budget, rng).search(pos, root_moves)
+    return AlphaBeta(game, policy, budget, rng).search(pos, root_moves)
 
 
 def hint(game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0) -> Analysis:
@@ -108,28 +106,6 @@ def hint(game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0)
         depth=found.depth,
         algorithm=found.algorithm,
         proven=found.proven,
-    )
-
-
-def _slip(
-    game: Game[Any, Any],
-    policy: Policy[Any, Any],
-    pos: Any,
-    moves: list[Any],
-    found: Analysis,
-    rng: random.Random,
-) -> Analysis:
-    """A beginner's slip: a random move from the better half of the policy's ordering."""
-    ordered = policy.order(pos, list(moves))
-    move = rng.choice(ordered[: max(1, (len(ordered) + 1) // 2)])
-    return Analysis(
-        best=move,
-        value=found.value,
-        pv=[move],
-        nodes=found.nodes,
-        seconds=found.seconds,
-        depth=found.depth,
-        algorithm=found.algorithm,
     )
 
 

@@ -33,6 +33,7 @@ SCALE = 6.0
 
 class FlipFourPolicy(Policy[Position, int]):
     algorithm = "alphabeta"
+    level_nodes = 9000  # level 9: level 10 searches about 36000 at 0.25 s
     playout_depth = 6
 
     def result(self, pos: Position) -> float | None:

@@ -52,13 +52,19 @@ class Mcts:
         self.rng = rng
         self.simulations = 0
 
-    def run(self, pos: Any) -> Node:
-        """Search until the budget is spent or the root is proven; the root's children hold the answer."""
+    def run(self, pos: Any, root_moves: list[Any] | None = None) -> Node:
+        """Search until the budget is spent or the root is proven; the root's children hold the answer.
+
+        With ``root_moves`` only those moves are searched at the root.
+        """
         game = self.game
         to_move = game.to_move(pos)
         root = Node(pos, None, 1 - to_move, to_move)
         self._expand_list(root)
         assert root.untried is not None
+        if root_moves is not None:
+            allowed = set(root_moves)
+            root.untried = [move for move in root.untried if move in allowed]
         if not root.untried:
             raise ValueError("the game is over: there is no move to search")
         if len(root.untried) == 1:
@@ -74,8 +80,8 @@ class Mcts:
             self._grow(root)  # ordering the root used the whole budget: answer with its first move
         return root
 
-    def search(self, pos: Any) -> Analysis:
-        root = self.run(pos)
+    def search(self, pos: Any, root_moves: list[Any] | None = None) -> Analysis:
+        root = self.run(pos, root_moves)
         return summarise(self.game, root, self.budget, self.simulations)
 
     # --- one simulation ------------------------------------------------------------

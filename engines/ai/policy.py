@@ -27,10 +27,14 @@ class Policy(Generic[P, M]):
 
     ``algorithm`` names the search that won this game's self-play matches
     ("alphabeta" or "mcts"); the MCTS settings are per game because playouts
-    cost very different amounts in different games.
+    cost very different amounts in different games.  ``level_nodes`` is the
+    node cap of level 9, from which the caps of the lower levels follow
+    (engines/ai/levels.py); it is per game because a node costs very different
+    amounts in different games.
     """
 
     algorithm = "mcts"
+    level_nodes = 1000
     playout_depth = 4
     widening_base = 2.0
     widening_exponent = 0.5

@@ -36,7 +36,7 @@ def test_perfect_tic_tac_toe_players_draw_with_alternating_colours() -> None:
 
 def test_a_strong_player_beats_a_blind_one() -> None:
     game = TicTacToe()
-    # Level 1 keeps 0.4**9 of the budget and always slips; level 10 solves the game.
+    # Level 1 plays at random (it looks at one move); level 10 solves the game.
     players = (AiPlayer(game, level=10, nodes=20000), AiPlayer(game, level=1, nodes=20000))
     tally = play_match(game, players, 2, 1.0)
     assert tally.losses == 0
