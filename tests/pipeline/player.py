@@ -87,10 +87,27 @@ class Person:
             if len(session.moves) > plies:
                 return
             self._answer(wanted)
+            self._touch_what_is_done(self.game.cells(target))
         verdict = session.verdict
         kind = verdict.kind if verdict else None
         choices = [c.label for c in verdict.choices] if verdict else []
         raise AssertionError(f"the move was never committed: the tracker says {kind} {choices[:8]}")
+
+    def _touch_what_is_done(self, target: dict[str, Any]) -> None:
+        """Tap the lit cells that already look as the move wants.
+
+        A stone turned over under a reed switch is felt only if the sensor saw
+        it off its cell; when the hands were quicker than the scan, the LED
+        still asks for the turn, and a person touches the stone to say it is done.
+        """
+        session = self.table.session
+        rig = self.table.rig
+        assert rig is not None
+        if session.verdict is None or session.verdict.kind != "progress":
+            return
+        with rig.lock:
+            done = [cell for cell in sorted(session.scene) if rig.virtual.stack(cell) == tuple(target[cell])]
+        self.act([Action(0, "tap", (cell,)) for cell in done if target[cell]])
 
     def _answer(self, wanted: int) -> None:
         """Confirm the choice the LEDs show if it is the move made, else tap to see another."""
