@@ -118,6 +118,10 @@ class VirtualBoard:
     def stack(self, cell: str) -> tuple[Thing, ...]:
         return self._stacks[self._name(cell)]
 
+    def cells(self) -> dict[str, tuple[Thing, ...]]:
+        """What stands on every cell, bottom to top (as ``Game.cells`` gives a position)."""
+        return dict(self._stacks)
+
     def place(self, cell: str, thing: Thing) -> None:
         """Put an object on top of whatever the cell holds."""
         if thing.kind not in self.board.objects:

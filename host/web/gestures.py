@@ -1,7 +1,8 @@
 """The player's mouse on the simulated board, turned into the hands' actions.
 
-The page sends what the player did - clicked a cell, dragged from one cell to
-another, clicked the tray - and this decides what that means at the moment it
+The page sends what the player did - clicked a cell (a drag is a click where
+it starts and one where it ends), shift-clicked, right-clicked, clicked the
+tray - and this decides what that means at the moment it
 is carried out, by what the hand holds then: a click lifts the top object
 into an empty hand and puts a held one down.  Deciding here, one gesture
 after another on the hands' own thread, keeps quick clicks right even when
@@ -10,11 +11,10 @@ the page has not yet heard what the previous one did.
 
 from __future__ import annotations
 
-from engines.physical import Thing
 from host.session.hands import Hands
 from host.session.script import Action, parse_thing
 
-VERBS = ("click", "lift", "drag", "turn", "tray", "drop_in_tray")
+VERBS = ("click", "lift", "turn", "tray")
 
 
 class GestureError(ValueError):
@@ -26,25 +26,17 @@ class Gestures:
         self.hands = hands
         self.cells = cells
 
-    @property
-    def held(self) -> list[Thing]:
-        return list(self.hands.held)
-
-    def perform(self, verb: str, cell: str = "", to: str = "", thing: str = "") -> None:
+    def perform(self, verb: str, cell: str = "", thing: str = "") -> None:
         """Carry out one gesture; GestureError says what was wrong."""
         try:
             if verb == "click":
                 self._click(self._cell(cell))
             elif verb == "lift":  # shift-click: lift one more onto what the hand holds (a stack)
                 self._do(Action(0, "lift", (self._cell(cell),)))
-            elif verb == "drag":
-                self._drag(self._cell(cell), self._cell(to))
             elif verb == "turn":
                 self._do(Action(0, "turn", (self._cell(cell),)))
             elif verb == "tray":
                 self._tray(thing)
-            elif verb == "drop_in_tray":
-                self._do(Action(0, "remove", (self._cell(cell),)))
             else:
                 raise GestureError(f"unknown gesture {verb!r} (known: {', '.join(VERBS)})")
         except ValueError as exc:
@@ -62,14 +54,6 @@ class Gestures:
             self._do(Action(0, "lift", (cell,)))
         else:
             raise GestureError(f"{cell} is empty and your hand too: take a piece from the tray first")
-
-    def _drag(self, source: str, target: str) -> None:
-        if source == target:
-            self._click(source)
-            return
-        if not self.hands.held:
-            self._do(Action(0, "lift", (source,)))
-        self._do(Action(0, "place", (target,)))
 
     def _tray(self, text: str) -> None:
         """A click on the tray puts the held object back, or takes the one clicked into an empty hand."""

@@ -22,7 +22,7 @@ from host.session.diff import hand_actions
 from host.session.hands import Hands
 from host.session.session import BUTTONS
 from host.session.setup import Table
-from host.web.gestures import GestureError, Gestures
+from host.web.gestures import Gestures
 from host.web.server import PageServer
 from host.web.view import layout, picture
 
@@ -64,7 +64,7 @@ class TablePage:
         session = self.table.session
         if self.table.rig is not None and self.hands is not None:
             with self.table.rig.lock:
-                stacks = {name: self.table.rig.virtual.stack(name) for name in session.names}
+                stacks = self.table.rig.virtual.cells()
             held: list[Thing] = list(self.hands.held)
             changed: list[str] = []
         else:
@@ -116,7 +116,7 @@ class TablePage:
         kind = message["type"]
         try:
             if kind == "gesture":
-                args = {k: str(message.get(k, "")) for k in ("cell", "to", "thing")}
+                args = {k: str(message.get(k, "")) for k in ("cell", "thing")}
                 self._busy.append(self._worker.submit(self._gesture, str(message.get("verb", "")), args))
             else:
                 target = self._target(kind, str(message.get("text", "")))
@@ -143,7 +143,7 @@ class TablePage:
         rig = self.table.rig
         assert rig is not None and self.hands is not None
         with rig.lock:
-            before = {name: rig.virtual.stack(name) for name in self.table.session.names}
+            before = rig.virtual.cells()
         self.hands.run(hand_actions(before, self.table.game.cells(target)))
 
     def _collect(self) -> None:
@@ -151,7 +151,7 @@ class TablePage:
         for future in [f for f in self._busy if f.done()]:
             self._busy.remove(future)
             failure = future.exception()
-            if isinstance(failure, (GestureError, ValueError)):
+            if isinstance(failure, ValueError):  # a gesture or move the hands cannot make, in words
                 self.message = str(failure)
             elif failure is not None:
                 log.error("the hands failed", exc_info=failure)

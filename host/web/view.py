@@ -16,6 +16,7 @@ from typing import Any
 
 from engines.game import Game
 from engines.physical import Thing
+from host.hardware.objects import NEUTRAL, REVERSIBLE
 from host.hardware.spec import BoardSpec
 from host.session.lights import COLOURS, DIM, PERIOD_MS, Light
 from host.session.session import Session
@@ -28,12 +29,6 @@ SIDE_NAMES = {
     "spacetiles": ("Orange", "Violet"),
     "flipfour": ("Red", "Yellow"),
 }
-NEUTRAL, REVERSIBLE = "neutral", "reversible"
-
-
-def thing_text(thing: Thing) -> str:
-    """The ``kind[:colour]`` form the page and the action scripts share."""
-    return str(thing)
 
 
 def ai_json(session: Session) -> dict[str, Any]:
@@ -67,7 +62,7 @@ def layout(game: Game[Any, Any], board: BoardSpec, simulated: bool) -> dict[str,
         "links": [[geometry.names[a], geometry.names[b]] for a, b in links],
         "sides": list(SIDE_NAMES.get(game.id, ("Player 0", "Player 1"))),
         "simulated": simulated,
-        "tray": [thing_text(t) for t in tray_things(board)],
+        "tray": [str(t) for t in tray_things(board)],
     }
 
 
@@ -103,7 +98,7 @@ def box_counts(
             used, total = out_of_box.get(thing, 0), spec.count
         else:
             used, total = out_of_box.get(thing, 0), spec.count // 2
-        counts[thing_text(thing)] = max(0, total - used)
+        counts[str(thing)] = max(0, total - used)
     return counts
 
 
@@ -160,9 +155,9 @@ def picture(
     score = game.score(pos)
     return {
         "type": "picture",
-        "cells": {name: [thing_text(t) for t in stack] for name, stack in stacks.items() if stack},
+        "cells": {name: [str(t) for t in stack] for name, stack in stacks.items() if stack},
         "changed": sorted(changed),
-        "held": [thing_text(t) for t in held],
+        "held": [str(t) for t in held],
         "box": box_counts(board, stacks, held),
         "leds": {cell: light_json(light) for cell, light in sorted(session.scene.items())},
         "to_move": game.to_move(pos) if not game.is_over(pos) else None,
