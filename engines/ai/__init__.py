@@ -58,7 +58,6 @@ def think(
     ("alphabeta" or "mcts") and ``policy`` override the game's own, for
     experiments (tuning an evaluation against the current one).
     """
-    settings = level_settings(level)
     if seconds is not None and seconds <= 0:
         raise ValueError("seconds must be positive")
     if nodes is not None and nodes <= 0:
@@ -66,10 +65,11 @@ def think(
     if seconds is None and nodes is None:
         seconds = DEFAULT_SECONDS
     policy = policy or policy_for(game)
+    settings = level_settings(level, policy.handicaps)
     chosen = algorithm or policy.algorithm
     if chosen not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {chosen!r} (known: {', '.join(ALGORITHMS)})")
-    search_seconds, node_budget = settings.limits(seconds, nodes, policy.level_nodes)
+    search_seconds, node_budget = settings.limits(seconds, nodes)
     budget = Budget(seconds=search_seconds, nodes=node_budget)
     rng = random.Random(seed)
     moves = game.legal_moves(pos)

@@ -68,7 +68,20 @@ class DesdemonaPolicy(Policy[Position, int]):
     """Weights are class attributes so that a tuning match can try others (bench_ai.py versus)."""
 
     algorithm = "alphabeta"
-    level_nodes = 200  # level 9: level 10 searches about 800 at 0.25 s
+    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (16 rungs,
+    # 20-40 games a match): level 10 at 0.25 s a move (about 560 nodes) is 1090 Elo above random
+    # play, so 121 a level.
+    handicaps = (
+        (0.0, 1),
+        (0.1, 1),
+        (0.26, 2),
+        (0.52, 4),
+        (0.86, 21),
+        (1.0, 64),
+        (1.0, 222),
+        (1.0, 320),
+        (1.0, 480),
+    )
     playout_depth = 0
     widening_base = 3.0
     widening_exponent = 0.5

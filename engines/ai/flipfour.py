@@ -33,7 +33,20 @@ SCALE = 6.0
 
 class FlipFourPolicy(Policy[Position, int]):
     algorithm = "alphabeta"
-    level_nodes = 9000  # level 9: level 10 searches about 36000 at 0.25 s
+    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (14 rungs,
+    # 40 games a match): level 10 at 0.25 s a move (about 36000 nodes) is 1630 Elo above random
+    # play, so 181 a level.
+    handicaps = (
+        (0.0, 1),
+        (0.28, 2),
+        (0.64, 13),
+        (0.74, 27),
+        (0.86, 63),
+        (1.0, 218),
+        (1.0, 591),
+        (1.0, 2713),
+        (1.0, 7550),
+    )
     playout_depth = 6
 
     def result(self, pos: Position) -> float | None:

@@ -24,7 +24,20 @@ SCALE = 10.0
 
 class KingOfRingsPolicy(Policy[Position, int]):
     algorithm = "alphabeta"
-    level_nodes = 1000  # level 9: level 10 searches about 4000-9000 at 0.25 s; 2500 was too close
+    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (14 rungs,
+    # 40 games a match): level 10 at 0.25 s a move (about 7000 nodes) is 1130 Elo above random
+    # play, so 126 a level.
+    handicaps = (
+        (0.0, 1),
+        (0.13, 1),
+        (0.45, 3),
+        (0.77, 10),
+        (1.0, 87),
+        (1.0, 239),
+        (1.0, 762),
+        (1.0, 1676),
+        (1.0, 3500),
+    )
     playout_depth = 4
 
     def _gains(self, pos: Position) -> tuple[int, int]:

@@ -11,6 +11,7 @@ import random
 from importlib import import_module
 from typing import Any, Generic, TypeVar
 
+from engines.ai.levels import Handicap
 from engines.game import Game
 
 P = TypeVar("P")
@@ -27,14 +28,23 @@ class Policy(Generic[P, M]):
 
     ``algorithm`` names the search that won this game's self-play matches
     ("alphabeta" or "mcts"); the MCTS settings are per game because playouts
-    cost very different amounts in different games.  ``level_nodes`` is the
-    node cap of level 9, from which the caps of the lower levels follow
-    (engines/ai/levels.py); it is per game because a node costs very different
-    amounts in different games.
+    cost very different amounts in different games.  ``handicaps`` are the
+    (breadth, node cap) of levels 1..9 (engines/ai/levels.py); they are per
+    game because strength grows differently with each in each game.
     """
 
     algorithm = "mcts"
-    level_nodes = 1000
+    handicaps: tuple[Handicap, ...] = (
+        (0.0, 1),
+        (0.3, 2),
+        (0.45, 6),
+        (0.6, 13),
+        (0.7, 32),
+        (0.8, 75),
+        (0.9, 178),
+        (1.0, 422),
+        (1.0, 1000),
+    )
     playout_depth = 4
     widening_base = 2.0
     widening_exponent = 0.5

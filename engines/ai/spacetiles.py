@@ -26,7 +26,20 @@ SCALE = 5.0
 
 class SpaceTilesPolicy(Policy[Position, Turn]):
     algorithm = "mcts"
-    level_nodes = 50  # level 9: level 10 (about 800 nodes at 0.25 s) beat a 200-node cap only 11-9
+    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (13 rungs,
+    # 40 games a match): level 10 at 0.25 s a move (about 600 nodes) is 1210 Elo above random
+    # play, so 134 a level.
+    handicaps = (
+        (0.0, 1),
+        (0.12, 1),
+        (0.25, 2),
+        (0.36, 2),
+        (0.47, 3),
+        (0.58, 5),
+        (0.95, 18),
+        (1.0, 50),
+        (1.0, 147),
+    )
     playout_depth = 2
     widening_base = 2.0
     widening_exponent = 0.5

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -11,10 +12,11 @@ from engines import registry
 from engines.ai import think
 from engines.ai.alphabeta import AlphaBeta
 from engines.ai.budget import Budget
-from engines.ai.levels import HIGHEST, LOWEST, level
+from engines.ai.levels import HIGHEST, LOWEST, Level, level
 from engines.ai.match import AiPlayer, play_match
 from engines.ai.mcts import Mcts
 from engines.ai.policy import Policy, policy_for
+from engines.game import Game
 from tests.ai.toy import GEOMETRY, TicTacToe
 
 GAME = TicTacToe()
@@ -28,36 +30,51 @@ x x .
 """)
 
 
+def levels_of(game: Game[Any, Any]) -> list[Level]:
+    return [level(n, policy_for(game).handicaps) for n in LEVELS]
+
+
 @pytest.mark.parametrize("game_id", registry.available())
-def test_node_caps_grow_from_one_move_to_the_games_level_nine_cap(game_id: str) -> None:
-    top = policy_for(registry.make(game_id)).level_nodes
-    caps = [level(n).node_cap(top) for n in LEVELS]
-    assert caps[0] == 1
-    assert caps[HIGHEST - 2] == top
-    assert caps[-1] is None
-    lower = [cap for cap in caps if cap is not None]
-    assert all(a < b for a, b in pairwise(lower))
+def test_each_level_sees_more_of_the_tree_than_the_one_below(game_id: str) -> None:
+    ladder = levels_of(registry.make(game_id))
+    assert (ladder[0].breadth, ladder[0].nodes) == (0.0, 1)  # level 1 plays at random
+    assert ladder[-1].breadth == 1.0 and ladder[-1].nodes is None  # level 10: everything
+    for lower, upper in pairwise(ladder[:-1]):
+        assert lower.breadth <= upper.breadth
+        assert lower.nodes is not None and upper.nodes is not None
+        assert lower.nodes <= upper.nodes
+        assert (lower.breadth, lower.nodes) != (upper.breadth, upper.nodes)
+
+
+def test_a_game_needs_a_handicap_for_each_level_below_ten() -> None:
+    with pytest.raises(ValueError, match=r"levels 1\.\.9"):
+        level(5, Policy.handicaps[:-1])
+    with pytest.raises(ValueError, match=r"1\.\.10"):
+        level(11, Policy.handicaps)
 
 
 def test_every_level_keeps_its_own_time_even_at_a_quarter_second() -> None:
     # The old order (share of the time, then the 10 ms reserve) gave levels 1-6 the same 1 ms floor.
-    seconds = [level(n).limits(0.25, None, 1000)[0] for n in LEVELS]
+    seconds = [lv.limits(0.25, None)[0] for lv in levels_of(GAME)]
     assert all(s is not None for s in seconds)
     assert all(a < b for a, b in pairwise(seconds))  # type: ignore[operator]
     assert seconds[-1] == pytest.approx(0.25 * 0.9 - 0.01)
 
 
 def test_a_node_budget_is_capped_by_the_level() -> None:
-    assert level(3).limits(None, 50, 1000) == (None, 6)  # 1000 ** (2/8) = 5.6
-    assert level(3).limits(None, 4, 1000) == (None, 4)
-    assert level(HIGHEST).limits(None, 50, 1000) == (None, 50)
+    third = level(3, Policy.handicaps)
+    assert third.nodes == 6
+    assert third.limits(None, 50) == (None, 6)
+    assert third.limits(None, 4) == (None, 4)
+    assert level(HIGHEST, Policy.handicaps).limits(None, 50) == (None, 50)
 
 
+@pytest.mark.parametrize("game_id", registry.available())
 @pytest.mark.parametrize("legal", [2, 13, 69, 400])
-def test_levels_consider_more_moves_as_they_rise(legal: int) -> None:
-    considered = [level(n).candidates(legal) for n in LEVELS]
+def test_levels_consider_more_moves_as_they_rise(game_id: str, legal: int) -> None:
+    considered = [lv.candidates(legal) for lv in levels_of(registry.make(game_id))]
     assert considered[0] == 1
-    assert considered[-2:] == [legal, legal]
+    assert considered[-1] == legal
     assert all(a <= b for a, b in pairwise(considered))
     if legal > 2:
         assert considered[1] < legal
@@ -70,9 +87,9 @@ def test_level_one_plays_at_random() -> None:
 
 
 def test_a_level_sees_a_win_only_when_it_considers_it() -> None:
-    # Level 2 considers ceil(5 ** 0.2) = 2 of the 5 moves, drawn at random: c1 is among them with
+    # Level 2 considers ceil(5 ** 0.3) = 2 of the 5 moves, drawn at random: c1 is among them with
     # chance 1 - C(4,2)/C(5,2) = 0.4, and its search (2 nodes) then takes it.
-    assert level(2).candidates(5) == 2
+    assert level(2, Policy.handicaps).candidates(5) == 2
     found = [think(GAME, WIN_IN_ONE, level=2, nodes=1000, seed=seed) for seed in range(60)]
     wins = sum(f.best == GEOMETRY.cell("c1") for f in found)
     assert 12 <= wins <= 36
@@ -95,7 +112,7 @@ def test_the_same_seed_gives_the_same_move_at_every_level(number: int) -> None:
     pos = game.play_texts(["c3", "b2,d4"])
     runs = [think(game, pos, level=number, nodes=5000, seed=11) for _ in range(2)]
     assert runs[0].best == runs[1].best
-    cap = level(number).node_cap(policy_for(game).level_nodes)
+    cap = level(number, policy_for(game).handicaps).nodes
     assert cap is not None and runs[0].nodes <= cap + 1
 
 
