@@ -4,10 +4,11 @@
         nodes per second of each search at a few positions of each game
     .venv/bin/python benchmarks/bench_ai.py timing --seconds 5 --positions 4 [GAME ...]
         the longest and mean wall time of think(seconds=S) (all cores) over positions of each game
-    .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4 [--seed S]
+    .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4 [--seed S] [--levels 1-9]
         level L against level L - 1 for L = 2..10, colours alternating; levels 1-9 search node caps,
         so the same seed replays the same games (except level 10's, which is timed): use another
-        seed for an independent sample
+        seed for an independent sample.  --levels 1-9 leaves out level 10: at a long time per move
+        the others answer at once (their caps bind), so their ladder at 5 s costs little
     .venv/bin/python benchmarks/bench_ai.py versus GAME --set NAME=VALUE ... --seconds 0.25 --games 10
         the game's policy with changed attributes (weights, algorithm settings) against the current one
 
@@ -87,9 +88,9 @@ def timing(games: list[str], seconds: float, positions: int) -> None:
         )
 
 
-def ladder(game_id: str, seconds: float, games: int, seed: int) -> None:
+def ladder(game_id: str, seconds: float, games: int, seed: int, levels: tuple[int, int]) -> None:
     game = registry.make(game_id)
-    for level in range(2, 11):
+    for level in range(max(2, levels[0] + 1), levels[1] + 1):
         players = (
             AiPlayer(game, level, seed=seed + level),
             AiPlayer(game, level - 1, seed=seed + 100 + level),
@@ -143,6 +144,17 @@ def versus(game_id: str, settings: list[str], seconds: float, games: int) -> Non
     )
 
 
+def level_range(text: str) -> tuple[int, int]:
+    low, _, high = text.partition("-")
+    try:
+        bounds = (int(low), int(high))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected LOW-HIGH such as 1-9, not {text!r}") from None
+    if not 1 <= bounds[0] < bounds[1] <= 10:
+        raise argparse.ArgumentTypeError(f"levels must satisfy 1 <= LOW < HIGH <= 10, not {text!r}")
+    return bounds
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -160,6 +172,13 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=0.25)
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--seed", type=int, default=0, help="another seed gives other openings and games")
+    p.add_argument(
+        "--levels",
+        type=level_range,
+        default=(1, 10),
+        metavar="LOW-HIGH",
+        help="only the steps between these levels (default 1-10)",
+    )
     p = sub.add_parser("versus")
     p.add_argument("game")
     p.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
@@ -170,7 +189,7 @@ def main() -> None:
         versus(args.game, args.set, args.seconds, args.games)
         return
     if args.what == "ladder":
-        ladder(args.game, args.seconds, args.games, args.seed)
+        ladder(args.game, args.seconds, args.games, args.seed, args.levels)
         return
     games = args.games or registry.available()
     if args.what == "speed":

@@ -70,7 +70,7 @@ class DesdemonaPolicy(Policy[Position, int]):
     algorithm = "alphabeta"
     # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (16 rungs,
     # 20-40 games a match): level 10 at 0.25 s a move (about 560 nodes) is 1090 Elo above random
-    # play, so 121 a level.
+    # play, so 121 a level.  At 0.25 s a move, levels 7-9 sometimes run out of time before nodes here.
     handicaps = (
         (0.0, 1),
         (0.1, 1),
