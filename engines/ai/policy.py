@@ -34,6 +34,7 @@ class Policy(Generic[P, M]):
     """
 
     algorithm = "mcts"
+    # Uncalibrated: node caps growing about 2.4 times a level, for a game without its own table.
     handicaps: tuple[Handicap, ...] = (
         (0.0, 1),
         (0.3, 2),
