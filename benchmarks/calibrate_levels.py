@@ -23,12 +23,13 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
+from bench_ai import OPENING_PLIES
+
 from engines import registry
 from engines.ai.levels import HIGHEST, LOWEST, Handicap
 from engines.ai.match import AiPlayer, play_match
 from engines.ai.policy import policy_for
 
-OPENING_PLIES = 2  # as in bench_ai.py ladder
 TOP = "top"
 ELO = math.log(10) / 400  # natural-log odds per Elo point
 
