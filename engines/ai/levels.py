@@ -71,7 +71,7 @@ def level(number: int, handicaps: Sequence[Handicap]) -> Level:
     if not LOWEST <= number <= HIGHEST:
         raise ValueError(f"level must be {LOWEST}..{HIGHEST}, not {number}")
     if len(handicaps) != HIGHEST - LOWEST:
-        raise ValueError(f"a game needs handicaps for levels {LOWEST}..{HIGHEST - 1}, not {len(handicaps)}")
+        raise ValueError(f"a game needs handicaps for levels {LOWEST}..{HIGHEST - 1}; got {len(handicaps)}")
     time_fraction = TIME_STEP ** (HIGHEST - number)
     if number == HIGHEST:
         return Level(number, time_fraction)
