@@ -38,7 +38,6 @@ from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
 from host.session.journal import JournalError
-from host.session.lights import STEADY, Light
 from host.session.script import ScriptError, parse
 from host.session.session import Event, Settings
 from host.session.setup import Table, default_board, open_real, open_simulated
@@ -298,11 +297,6 @@ def serve_until_quiet(table: Table) -> None:
     table.loop.run(until=quiet)
 
 
-def describe(light: Light) -> list[str]:
-    """How a light looks beyond its colour: its blinking, and dimmed for a hint."""
-    return [w for w in (light.blink if light.blink != STEADY else "", "dim" if light.dim else "") if w]
-
-
 def draw(table: Table, out: TextIO) -> None:
     session, game = table.session, table.game
     out.write("\n" + game.render(session.position) + "\n")
@@ -323,8 +317,5 @@ def draw(table: Table, out: TextIO) -> None:
     else:
         out.write(f"side {game.to_move(session.position)} to move\n")
     if session.scene:
-        lights = ", ".join(
-            f"{cell} {light.meaning}" + "".join(f" ({w})" for w in describe(light))
-            for cell, light in sorted(session.scene.items())
-        )
+        lights = ", ".join(f"{cell} {light.describe()}" for cell, light in sorted(session.scene.items()))
         out.write(f"LEDs: {lights}\n")

@@ -17,8 +17,24 @@ from typing import Any, Protocol
 
 from engines.game import Game
 from engines.physical import Thing
+from host.session import words
+from host.session.intent import (
+    AiMove,
+    AiThinking,
+    Button,
+    Choose,
+    Confirm,
+    GameOver,
+    Intent,
+    Lifted,
+    Mistake,
+    Restore,
+    TurnUnderWay,
+    YourTurn,
+)  # fmt: skip
 from host.session.journal import Journal
-from host.session.lights import FAST, SLOW, STEADY, Light
+from host.session.lights import Blink, Light, Meaning
+from host.session.session_view import AiInfo, SessionView
 from host.tracking.candidates import Candidate, Expectations
 from host.tracking.tracker import AMBIGUOUS, CONFIRM, MATCH, MISMATCH, PROGRESS, Step, Tracker, Verdict
 
@@ -87,6 +103,7 @@ class Session:
         self.ask_moved: set[int] = set()
         self.highlight = 0
         self.scene: dict[str, Light] = {}
+        self.intent: Intent = YourTurn("")
         self.verdict: Verdict[Hashable] | None = None
         # After a take-back or new game by button the board still shows the old position,
         # which is a legal successor again: nothing is matched until the board is restored.
@@ -229,8 +246,10 @@ class Session:
     def _take_back(self) -> None:
         """Back to the player's previous turn; the LEDs then guide the board back."""
         plies = 1
-        while plies < len(self.moves) and self.settings.ai_side is not None and (
-            self.game.to_move(self.history[-1 - plies]) == self.settings.ai_side
+        while (
+            plies < len(self.moves)
+            and self.settings.ai_side is not None
+            and (self.game.to_move(self.history[-1 - plies]) == self.settings.ai_side)
         ):
             plies += 1
         if plies > len(self.moves):
@@ -343,17 +362,17 @@ class Session:
         if outcome is not None:
             cells = self.game.cells(self.position)
             return {
-                name: Light("result", SLOW)
+                name: Light(Meaning.RESULT, Blink.SLOW)
                 for name, stack in cells.items()
                 if stack and (outcome.winner is None or stack[-1].colour == outcome.winner)
             }
         if self.pending is not None:
-            return self._move_lights(self.pending, SLOW, dim=False)
+            return self._move_lights(self.pending, Blink.SLOW, dim=False)
         if self.hint_line:
-            return self._move_lights(self.hint_line[0], SLOW, dim=True)
+            return self._move_lights(self.hint_line[0], Blink.SLOW, dim=True)
         return {}
 
-    def _move_lights(self, move: Any, blink: str, dim: bool) -> dict[str, Light]:
+    def _move_lights(self, move: Any, blink: Blink, dim: bool) -> dict[str, Light]:
         """What is left to do on the board for ``move`` from the committed position."""
         candidate = self.expect.candidate_for((move,))
         reading = self.reading if self.reading is not None else self.expect.reading
@@ -363,16 +382,16 @@ class Session:
     def _progress_scene(self, verdict: Verdict[Hashable]) -> dict[str, Light]:
         scene: dict[str, Light] = {}
         for cell, targets in verdict.lifted.items():
-            scene[self.names[cell]] = Light("lift", STEADY)
+            scene[self.names[cell]] = Light(Meaning.LIFT, Blink.STEADY)
             for target in targets:
-                scene[self.names[target]] = Light("put", STEADY)
+                scene[self.names[target]] = Light(Meaning.PUT, Blink.STEADY)
         if self.pending is not None:
-            scene.update(self._move_lights(self.pending, SLOW, dim=False))
-        scene.update(self._step_lights(verdict.todo, SLOW))
+            scene.update(self._move_lights(self.pending, Blink.SLOW, dim=False))
+        scene.update(self._step_lights(verdict.todo, Blink.SLOW))
         return scene
 
     def _confirm_scene(self, match: Candidate[Hashable]) -> dict[str, Light]:
-        return {self.names[i]: Light("choose", SLOW) for i in match.changed}
+        return {self.names[i]: Light(Meaning.CHOOSE, Blink.SLOW) for i in match.changed}
 
     def _ask_scene(self) -> dict[str, Light]:
         """The choice shown: where carried objects would have gone (put), what else it changes (choose)."""
@@ -384,39 +403,155 @@ class Session:
         for cell in choice.changed:
             stack = choice.stacks[cell]
             landed = bool(stack) and stack[-1] in carried and stack[-1] not in before[cell]
-            scene[self.names[cell]] = Light("put", STEADY) if landed else Light("choose", SLOW)
+            scene[self.names[cell]] = (
+                Light(Meaning.PUT, Blink.STEADY) if landed else Light(Meaning.CHOOSE, Blink.SLOW)
+            )
         return scene
 
     def _mistake_scene(self, steps: Sequence[Step]) -> dict[str, Light]:
         scene: dict[str, Light] = {}
         for index, step in enumerate(steps):
             if index == 0:
-                scene.update(self._step_lights([step], FAST))
+                scene.update(self._step_lights([step], Blink.FAST))
             else:
                 for cell in (step.source, step.target):
                     if cell is not None:
-                        scene[self.names[cell]] = Light("wrong", STEADY, dim=True)
+                        scene[self.names[cell]] = Light(Meaning.WRONG, Blink.STEADY, dim=True)
         return scene
 
-    def _step_lights(self, steps: Sequence[Step], blink: str, dim: bool = False) -> dict[str, Light]:
+    def _step_lights(self, steps: Sequence[Step], blink: Blink, dim: bool = False) -> dict[str, Light]:
         """Lights for instructions: lift and put for a move, and one colour for each other kind."""
         scene: dict[str, Light] = {}
-        meaning = {"put": "put", "remove": "remove", "turn": "turn", "replace": "remove"}
+        meaning = {
+            "put": Meaning.PUT,
+            "remove": Meaning.REMOVE,
+            "turn": Meaning.TURN,
+            "replace": Meaning.REMOVE,
+        }
         for step in steps:
             if step.action == "move":
                 assert step.source is not None and step.target is not None
-                scene[self.names[step.source]] = Light("lift", blink, dim)
-                scene[self.names[step.target]] = Light("put", blink, dim)
+                scene[self.names[step.source]] = Light(Meaning.LIFT, blink, dim)
+                scene[self.names[step.target]] = Light(Meaning.PUT, blink, dim)
             else:
                 cell = step.target if step.target is not None else step.source
                 assert cell is not None
                 scene.setdefault(self.names[cell], Light(meaning[step.action], blink, dim))
         return scene
 
+    def _intent(self, scene: dict[str, Light]) -> Intent:
+        """A first reading of the session's state as the board's intent (to be replaced by the core)."""
+        game, pos = self.game, self.position
+        outcome = game.outcome(pos)
+        everything = frozenset(Button)
+        if outcome is not None:
+            winner = "a draw" if outcome.winner is None else f"{words.side_name(game, outcome.winner)} wins"
+            return GameOver(
+                f"Game over: {winner}.",
+                scene,
+                everything - {Button.CONFIRM, Button.HINT},
+                winner=outcome.winner,
+            )
+        if self.restoring:
+            return Restore("Put the board back as the lights show.", scene, everything - {Button.CONFIRM})
+        if self.thinking is not None:
+            side = game.to_move(pos)
+            return AiThinking(
+                f"The AI ({words.side_name(game, side)}) is thinking...",
+                scene,
+                frozenset({Button.TAKE_BACK, Button.NEW_GAME}),
+                side=side,
+            )
+        if self.pending is not None:
+            text = game.format_move(pos, self.pending)
+            return AiMove(
+                f"The AI plays {text}: make it on the board.",
+                scene,
+                frozenset({Button.TAKE_BACK, Button.NEW_GAME}),
+                side=game.to_move(pos),
+                move=text,
+            )
+        if self.asking:
+            shown = self.shown_choice.label if self.shown_choice is not None else ""
+            return Choose(
+                f"Which move did you make? Tap a blue cell, or press Confirm for {shown}.",
+                scene,
+                everything,
+                choices=tuple(c.label for c in self.asking),
+                shown=shown,
+            )
+        side = game.to_move(pos)
+        verdict = self.verdict
+        if verdict is not None and verdict.kind == CONFIRM and verdict.match is not None:
+            text = verdict.match.label
+            return Confirm(
+                f"Press Confirm to play {text}, or go on with your turn.", scene, everything, move=text
+            )
+        if (
+            verdict is not None
+            and verdict.kind == MISMATCH
+            and any(light.blink is Blink.FAST for light in scene.values())
+        ):
+            return Mistake(
+                "That is not a legal move: put the board right as the lights show.",
+                scene,
+                everything - {Button.CONFIRM},
+            )
+        if verdict is not None and verdict.kind == PROGRESS and verdict.lifted:
+            origins = tuple(self.names[c] for c in verdict.lifted)
+            targets = frozenset(self.names[t] for ts in verdict.lifted.values() for t in ts)
+            return Lifted(
+                f"Put the piece from {words.cell_list(origins)} on a green cell.",
+                scene,
+                everything,
+                side=side,
+                origins=origins,
+                targets=targets,
+            )
+        if verdict is not None and verdict.kind == PROGRESS:
+            return TurnUnderWay("Finish your turn as the lights show.", scene, everything, side=side)
+        name = words.side_name(game, side)
+        return YourTurn(
+            f"{name} to move: {words.turn_words(game, side)}.",
+            scene,
+            everything - {Button.CONFIRM},
+            side=side,
+        )
+
+    def view(self) -> SessionView:
+        """The session as the page and the terminal see it."""
+        pos = self.position
+        last: frozenset[str] = frozenset()
+        if len(self.history) > 1:
+            before, after = self.game.cells(self.history[-2]), self.game.cells(pos)
+            last = frozenset(name for name in self.names if before[name] != after[name])
+        opponent, side = self.opponent, self.settings.ai_side
+        ai = None
+        if opponent is not None and side is not None:
+            ai = AiInfo(
+                side,
+                getattr(opponent, "level", None),
+                getattr(opponent, "seconds", None),
+                getattr(opponent, "nodes", None),
+            )
+        return SessionView(
+            self.game,
+            pos,
+            self.intent,
+            tuple(self.moves),
+            last,
+            tuple(self.game.line_texts(pos, self.hint_line)),
+            ai,
+        )
+
     def _show(self, scene: dict[str, Light]) -> None:
+        self.intent = self._intent(scene)
         if scene != self.scene:
             self.scene = scene
-            lights = {cell: [light.meaning, light.blink, light.dim] for cell, light in sorted(scene.items())}
+            lights = {
+                cell: [light.meaning.value, light.blink.value, light.dim]
+                for cell, light in sorted(scene.items())
+            }
             self._emit("scene", lights=lights)
 
     def _emit(self, kind: str, **data: Any) -> None:

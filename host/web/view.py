@@ -18,7 +18,7 @@ from engines.game import Game
 from engines.physical import Thing
 from host.hardware.objects import NEUTRAL, REVERSIBLE
 from host.hardware.spec import BoardSpec
-from host.session.lights import COLOURS, DIM, PERIOD_MS, Light
+from host.session.lights import DIM, Light
 from host.session.session import Session
 
 # How each game's cells are drawn: squares, hexagons, or points joined by lines.
@@ -103,14 +103,14 @@ def box_counts(
 
 
 def light_json(light: Light) -> dict[str, Any]:
-    r, g, b = COLOURS[light.meaning]
+    r, g, b = light.meaning.colour
     if light.dim:
         r, g, b = int(r * DIM), int(g * DIM), int(b * DIM)
     return {
-        "meaning": light.meaning,
+        "meaning": light.meaning.value,
         "rgb": [r, g, b],
-        "blink": light.blink,
-        "period_ms": PERIOD_MS.get(light.blink, 0),
+        "blink": light.blink.value,
+        "period_ms": light.blink.period_ms,
         "dim": light.dim,
     }
 

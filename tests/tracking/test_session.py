@@ -75,16 +75,16 @@ def test_a_move_is_committed_and_the_ai_reply_is_lit(tmp_path: Path) -> None:
     session, hands = new_session(tmp_path)
     assert session.scene == {}
     hands.lift("a4")
-    assert session.scene["a4"].meaning == "lift"
-    assert {c for c, light in session.scene.items() if light.meaning == "put"} >= {"a5", "a6", "f9", "c2"}
+    assert session.scene["a4"].meaning.value == "lift"
+    assert {c for c, light in session.scene.items() if light.meaning.value == "put"} >= {"a5", "a6", "f9", "c2"}
     hands.place("a6")
     hands.wait(150)
     assert session.moves[0] == "a4-a6"
     ai_text = session.moves[0]
     pending = GAME.format_move(session.position, session.pending)
     assert pending == "a7-a10/a7"  # FirstMove: the first legal move
-    assert session.scene["a7"].meaning == "remove" and session.scene["a10"].meaning == "put"
-    assert all(light.blink == "slow" for light in session.scene.values())
+    assert session.scene["a7"].meaning.value == "remove" and session.scene["a10"].meaning.value == "put"
+    assert all(light.blink.value == "slow" for light in session.scene.values())
     # Carry the AI's move out: queen a7 -> a10, a Black stone on a7.
     hands.move("a7", "a10")
     hands.place("a7", Thing("stone", 0))
@@ -99,8 +99,8 @@ def test_a_wrong_move_is_shown_after_it_settles(tmp_path: Path) -> None:
     hands.wait(100)
     assert session.moves == []
     hands.wait(300)
-    assert session.scene["b6"].meaning == "lift" and session.scene["b6"].blink == "fast"
-    assert session.scene["a4"].meaning == "put"
+    assert session.scene["b6"].meaning.value == "lift" and session.scene["b6"].blink.value == "fast"
+    assert session.scene["a4"].meaning.value == "put"
     hands.move("b6", "a4")
     hands.wait(300)
     assert session.scene == {} and session.moves == []
@@ -162,8 +162,8 @@ def test_a_hint_is_lit_dim_and_slow_until_the_board_changes(tmp_path: Path) -> N
         if session.scene:
             break
     # FirstMove's hint is a4-a1, the first text in sorted order: lift a4, put on a1.
-    assert session.scene["a4"].meaning == "lift" and session.scene["a1"].meaning == "put"
-    assert all(light.dim and light.blink == "slow" for light in session.scene.values())
+    assert session.scene["a4"].meaning.value == "lift" and session.scene["a1"].meaning.value == "put"
+    assert all(light.dim and light.blink.value == "slow" for light in session.scene.values())
     hands.lift("a4")
     assert all(not light.dim for light in session.scene.values())
     session.close()
@@ -198,5 +198,5 @@ def test_a_piece_to_put_on_a_tile_is_lit_put_not_remove() -> None:
     session.on_reading(1000, [model.reading_of(game.cells(after)[n]) for n in game.geometry.names])
     session.on_tick(1500)
     assert session.moves == ["e5:d2"]
-    lit = {cell: light.meaning for cell, light in session.scene.items()}
+    lit = {cell: light.meaning.value for cell, light in session.scene.items()}
     assert lit == {"d3": "put", "f3": "put", "d5": "put"}

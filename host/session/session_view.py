@@ -1,0 +1,51 @@
+"""Everything the page and the terminal may know of a session, as one immutable value.
+
+The session publishes a new ``SessionView`` whenever anything a player can see
+changes; the renderers (host/web, the terminal) read only this, never the
+session's internals, so what they show is always one consistent moment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engines.game import Game
+from host.session.intent import Intent, Notice
+
+
+@dataclass(frozen=True)
+class AiInfo:
+    """The AI opponent as the page shows it: its side, level and time (or nodes) per move."""
+
+    side: int
+    level: int | None
+    seconds: float | None
+    nodes: int | None
+
+
+@dataclass(frozen=True)
+class SessionView:
+    """One moment of a session.
+
+    ``position`` is the committed position (the game's rules answer anything
+    else about it: score, hands, cells); ``last_move`` the cells the last
+    committed move changed; ``hint`` the AI's suggested line, in notation;
+    ``notices`` trouble around the board (disconnected, moves not saved) with
+    ``notice_words`` saying each in a sentence.
+    """
+
+    game: Game[Any, Any]
+    position: Any
+    intent: Intent
+    moves: tuple[str, ...]
+    last_move: frozenset[str]
+    hint: tuple[str, ...]
+    ai: AiInfo | None
+    notices: tuple[Notice, ...] = ()
+    notice_words: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """The status line: the intent's sentence, after any notice."""
+        return " ".join((*self.notice_words, self.intent.sentence))
