@@ -114,7 +114,9 @@ def power_cuts(target: int, seed: int) -> tuple[int, int]:
                 if game.is_over(pos):
                     break
                 after = game.play(pos, rng.choice(game.legal_moves(pos)))
-                lines += [format_action(a) for a in hand_actions(game.cells(pos), game.cells(after), rng)]
+                lines += [
+                    format_action(a) for a in hand_actions(game, game.cells(pos), game.cells(after), rng)
+                ]
                 lines.append("wait 150")
                 pos = after
             script.write_text("\n".join(lines) + "\n")

@@ -225,14 +225,39 @@ class Desdemona(Game[Position, int]):
 
     # --- the physical board -------------------------------------------------------------
     def cells(self, pos: Position) -> Mapping[str, tuple[Thing, ...]]:
-        things = {
-            EMPTY: (),
-            QUEEN0: (Thing("queen", 0),),
-            QUEEN1: (Thing("queen", 1),),
-            STONE0: (Thing("stone", 0),),
-            STONE1: (Thing("stone", 1),),
-        }
-        return {name: things[pos.board[i]] for i, name in enumerate(GEOMETRY.names)}
+        return {name: THINGS[pos.board[i]] for i, name in enumerate(GEOMETRY.names)}
+
+    def changed_cells(self, pos: Position, move: int) -> tuple[int, ...]:
+        """From the move alone: the queen's two squares, the stone's, and for a capture the line between."""
+        if move == PASS:
+            return ()
+        origin, dest, kind, target = decode(move)
+        if kind == PLAIN:
+            return (origin, dest)
+        if kind == SHOT:
+            return (origin, dest) if target == origin else (origin, dest, target)
+        return (origin, dest, *_between(dest, target), target)
+
+    def changes(self, pos: Position, move: int) -> Mapping[int, tuple[Thing, ...]]:
+        board = self.play(pos, move).board
+        return {cell: THINGS[board[cell]] for cell in self.changed_cells(pos, move)}
+
+
+THINGS: tuple[tuple[Thing, ...], ...] = (
+    (),
+    (Thing("queen", 0),),
+    (Thing("queen", 1),),
+    (Thing("stone", 0),),
+    (Thing("stone", 1),),
+)
+
+
+def _between(a: int, b: int) -> tuple[int, ...]:
+    """The squares strictly between two squares on one line (a capture's turned stones)."""
+    (qa, ra), (qb, rb) = divmod(a, 10)[::-1], divmod(b, 10)[::-1]
+    dq, dr = (qb > qa) - (qb < qa), (rb > ra) - (rb < ra)
+    steps = max(abs(qb - qa), abs(rb - ra))
+    return tuple((ra + dr * k) * 10 + qa + dq * k for k in range(1, steps))
 
 
 def _reachable(board: bytearray, cell: int) -> list[int]:

@@ -285,6 +285,27 @@ class FlipFour(Game[Position, int]):
             for i, name in enumerate(NAMES)
         }
 
+    def changed_cells(self, pos: Position, move: int) -> tuple[int, ...]:
+        """The placed points, or a jump's two points and the points it turns over."""
+        if move < MOVE_FLAG:
+            bits = move
+        else:
+            jumped, moved = FLIPS[move ^ MOVE_FLAG]
+            bits = jumped | moved
+        cells = []
+        while bits:
+            low = bits & -bits
+            cells.append(low.bit_length() - 1)
+            bits ^= low
+        return tuple(cells)
+
+    def changes(self, pos: Position, move: int) -> Mapping[int, tuple[Thing, ...]]:
+        after = self.play(pos, move)
+        return {
+            cell: PIECE[0] if after.red >> cell & 1 else PIECE[1] if after.yellow >> cell & 1 else ()
+            for cell in self.changed_cells(pos, move)
+        }
+
     def hands(self, pos: Position) -> Mapping[int, Mapping[str, int]]:
         return {0: {"piece": pos.hand0}, 1: {"piece": pos.hand1}}
 

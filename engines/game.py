@@ -132,6 +132,21 @@ class Game(ABC, Generic[P, M]):
     def cells(self, pos: P) -> Mapping[str, tuple[Thing, ...]]:
         """For every cell name of ``geometry``, the physical objects on it, bottom to top."""
 
+    def changed_cells(self, pos: P, move: M) -> tuple[int, ...]:
+        """The cells (geometry indices) whose objects ``move`` changes.
+
+        The move tracker asks this of every legal move after every commit to
+        index the moves by the cells they change, so it must be cheap: games with
+        many moves compute it from the move itself.  This default compares the
+        objects of the two positions.
+        """
+        return tuple(self.changes(pos, move))
+
+    def changes(self, pos: P, move: M) -> Mapping[int, tuple[Thing, ...]]:
+        """For each cell ``move`` changes, the objects on it afterwards (bottom to top)."""
+        before, after = self.cells(pos), self.cells(self.play(pos, move))
+        return {i: after[n] for i, n in enumerate(self.geometry.names) if before[n] != after[n]}
+
     def hands(self, pos: P) -> Mapping[int, Mapping[str, int]]:
         """Objects each player holds off the board, by kind (for trays and LED prompts)."""
         return {0: {}, 1: {}}

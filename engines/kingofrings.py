@@ -472,16 +472,18 @@ class KingOfRings(Game[Position, int]):
     # --- the physical board ------------------------------------------------------------
     def cells(self, pos: Position) -> Mapping[str, tuple[Thing, ...]]:
         """Each cell's loose ring, or its knight under the rings it won (bottom to top), knight last."""
-        out: dict[str, tuple[Thing, ...]] = {}
-        for cell, code in enumerate(pos.board):
-            if code in KNIGHT:
-                rings = tuple(RING_THINGS[r] for r in pos.stacks[cell])
-                out[NAMES[cell]] = (*rings, KNIGHT_THINGS[KNIGHT.index(code)])
-            elif code == EMPTY:
-                out[NAMES[cell]] = ()
-            else:
-                out[NAMES[cell]] = (RING_THINGS[code],)
-        return out
+        return {NAMES[cell]: _stack_things(pos, cell) for cell in range(len(pos.board))}
+
+    def changed_cells(self, pos: Position, move: int) -> tuple[int, ...]:
+        """A knight's two squares (a drop's one); captures and rings change nothing else."""
+        origin = move >> 6
+        if origin == PASS_ORIGIN:
+            return ()
+        return (move & 63,) if origin == DROP_ORIGIN else (origin, move & 63)
+
+    def changes(self, pos: Position, move: int) -> Mapping[int, tuple[Thing, ...]]:
+        after = self.play(pos, move)
+        return {cell: _stack_things(after, cell) for cell in self.changed_cells(pos, move)}
 
     def hands(self, pos: Position) -> Mapping[int, Mapping[str, int]]:
         """Each player's knights off the board that they may drop (captured holders go to their owner)."""
@@ -495,6 +497,13 @@ class KingOfRings(Game[Position, int]):
             f"{board}\nplayer {pos.player} to move; knights in hand {pos.hands[0]}/{pos.hands[1]};"
             f" score {s0}-{s1}"
         )
+
+
+def _stack_things(pos: Position, cell: int) -> tuple[Thing, ...]:
+    code = pos.board[cell]
+    if code in KNIGHT:
+        return (*(RING_THINGS[r] for r in pos.stacks[cell]), KNIGHT_THINGS[KNIGHT.index(code)])
+    return () if code == EMPTY else (RING_THINGS[code],)
 
 
 def _glyph(things: tuple[Thing, ...]) -> str:

@@ -59,6 +59,17 @@ PLACED = -1  # the ``source`` of a turn that places pieces: they come from the h
 _OUTCOMES = (Outcome(0), Outcome(1))
 _TILE = Thing("tile")
 _ON_CELL: tuple[tuple[Thing, ...], ...] = ((_TILE, Thing("piece", 0)), (_TILE, Thing("piece", 1)))
+
+
+def _stack(pos: Position, cell: int) -> tuple[Thing, ...]:
+    bit = 1 << cell
+    if not pos.tiles & bit:
+        return ()
+    if pos.pieces0 & bit:
+        return _ON_CELL[0]
+    if pos.pieces1 & bit:
+        return _ON_CELL[1]
+    return (_TILE,)
 _DIAGRAM_GLYPHS = {".": None, "_": -1, "R": 0, "Y": 1}
 _CELL_TEXT = re.compile(r"^[a-z]\d+$")
 
@@ -409,18 +420,21 @@ class SpaceTiles(Game[Position, Turn]):
 
     # --- the physical board ------------------------------------------------------------
     def cells(self, pos: Position) -> Mapping[str, tuple[Thing, ...]]:
-        out: dict[str, tuple[Thing, ...]] = {}
-        for cell, name in enumerate(self._names):
-            bit = 1 << cell
-            if not pos.tiles & bit:
-                out[name] = ()
-            elif pos.pieces0 & bit:
-                out[name] = _ON_CELL[0]
-            elif pos.pieces1 & bit:
-                out[name] = _ON_CELL[1]
-            else:
-                out[name] = (_TILE,)
-        return out
+        return {name: _stack(pos, cell) for cell, name in enumerate(self._names)}
+
+    def changed_cells(self, pos: Position, move: Turn) -> tuple[int, ...]:
+        """The new tile's cell, a moved piece's two cells or the placed pieces' cells."""
+        tile, source, targets = move
+        cells = [tile] if source < 0 else [tile, source]
+        while targets:
+            low = targets & -targets
+            cells.append(low.bit_length() - 1)
+            targets ^= low
+        return tuple(cells)
+
+    def changes(self, pos: Position, move: Turn) -> Mapping[int, tuple[Thing, ...]]:
+        after = self.play(pos, move)
+        return {cell: _stack(after, cell) for cell in self.changed_cells(pos, move)}
 
     def hands(self, pos: Position) -> Mapping[int, Mapping[str, int]]:
         """Pieces in each player's hand, and under key 2 the shared tile supply (it belongs to neither)."""

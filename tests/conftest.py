@@ -8,6 +8,8 @@ from pathlib import Path
 
 import pytest
 
+import tests.budget  # noqa: F401 - loads the hypothesis profile for every test
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -34,6 +34,7 @@ from host.cli import CliError
 from host.drivers.interfaces import DriverError
 from host.hardware.loading import BoardFileError
 from host.link.device_link import LinkError
+from host.session import words
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
@@ -47,7 +48,13 @@ from host.web.server import PageServer, WebError
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
-    BoardFileError, JournalError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
+    BoardFileError,
+    JournalError,
+    ValueError,
+    TimeoutError,
+    FirmwareProcessError,
+    DriverError,
+    LinkError,
     WebError,
 )
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
@@ -148,7 +155,7 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
         return round((time.monotonic() - start) * 1000)
 
     def show(event: Event) -> None:
-        out.write(json.dumps({"t": stamp(), "event": event.kind, **event.data}) + "\n")
+        out.write(json.dumps({"t": stamp(), "event": event.kind.value, **event.data}) + "\n")
         out.flush()
 
     table.session.listeners.append(show)
@@ -214,7 +221,7 @@ def interactive(table: Table, stdin: TextIO, out: TextIO) -> int:
         if not command:
             continue
         if command in ("quit", "exit"):
-            out.write(f"The journal keeps the game: {session.journal.path if session.journal else '-'}\n")
+            out.write(f"The game is saved: `magboard play {game.id}` resumes it.\n")
             return 0
         try:
             message = obey(table, hands, command)
@@ -258,7 +265,7 @@ def obey(table: Table, hands: Hands, command: str) -> str:
 
 def perform(table: Table, hands: Hands, target: Any) -> None:
     """Simulated hands change the board from the committed position to ``target``."""
-    actions = hand_actions(table.game.cells(table.session.position), table.game.cells(target))
+    actions = hand_actions(table.game, table.game.cells(table.session.position), table.game.cells(target))
     run_hands(table, lambda: hands.run(actions))
     serve_until_quiet(table)
 
@@ -290,7 +297,7 @@ def serve_until_quiet(table: Table) -> None:
 
     def quiet() -> bool:
         now = time.monotonic()
-        if len(session.events) != seen[0] or session.thinking is not None or session.hinting is not None:
+        if len(session.events) != seen[0] or session.busy:
             seen[:] = [len(session.events), now]
         return now - seen[1] >= SETTLE_S or now > deadline
 
@@ -298,24 +305,16 @@ def serve_until_quiet(table: Table) -> None:
 
 
 def draw(table: Table, out: TextIO) -> None:
-    session, game = table.session, table.game
-    out.write("\n" + game.render(session.position) + "\n")
-    score = game.score(session.position)
+    """The board, the score, the last moves, what the board wants in words, and the lit LEDs."""
+    view, game = table.session.view(), table.game
+    out.write("\n" + game.render(view.position) + "\n")
+    score = game.score(view.position)
     if score is not None:
-        out.write(f"score {score[0]} : {score[1]}\n")
-    if session.moves:
-        out.write("moves: " + " ".join(session.moves[-8:]) + "\n")
-    outcome = game.outcome(session.position)
-    if outcome is not None:
-        result = "a draw" if outcome.winner is None else f"side {outcome.winner} wins"
-        out.write(f"Game over: {result}\n")
-    elif session.thinking is not None:
-        out.write("AI thinking...\n")
-    elif session.pending is not None:
-        text = game.format_move(session.position, session.pending)
-        out.write(f"AI plays {text}: make it on the board ('do')\n")
-    else:
-        out.write(f"side {game.to_move(session.position)} to move\n")
-    if session.scene:
-        lights = ", ".join(f"{cell} {light.describe()}" for cell, light in sorted(session.scene.items()))
+        sides = words.sides(game)
+        out.write(f"score: {sides[0]} {score[0]}, {sides[1]} {score[1]}\n")
+    if view.moves:
+        out.write("moves: " + " ".join(view.moves[-8:]) + "\n")
+    out.write(view.status + "\n")
+    if view.intent.scene:
+        lights = ", ".join(f"{cell} {light.describe()}" for cell, light in sorted(view.intent.scene.items()))
         out.write(f"LEDs: {lights}\n")

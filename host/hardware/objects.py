@@ -32,3 +32,8 @@ GAME_OBJECTS: dict[str, dict[str, str]] = {
 def colours_of(role: str) -> tuple[int | None, ...]:
     """The colours an object of this role can show."""
     return (None,) if role == NEUTRAL else (0, 1)
+
+
+def reversible_kinds(game_id: str) -> frozenset[str]:
+    """The kinds of object a game turns over rather than swaps (a Desdemona stone, a Flip Four piece)."""
+    return frozenset(kind for kind, role in GAME_OBJECTS.get(game_id, {}).items() if role == REVERSIBLE)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from host.drivers.interfaces import RGB, LedStrip
 from host.hardware.sensing import SensorModel, SnapshotError
 from host.hardware.spec import BoardSpec
+from host.session.intent import Button
 from host.session.lights import frame
 from host.session.session import Session
 
@@ -42,7 +43,7 @@ class BoardPlay:
         self.session.on_reading(t_ms, [readings[name] for name in self.names])
         self.refresh(t_ms)
 
-    def on_button(self, t_ms: int, name: str) -> None:
+    def on_button(self, t_ms: int, name: str | Button) -> None:
         self.session.on_button(t_ms, name)
         self.refresh(t_ms)
 

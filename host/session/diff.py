@@ -1,59 +1,62 @@
 """The hand movements that turn one position into another on the physical board.
 
 Used where a move has to be made by simulated hands: a move typed at the
-simulated board, and the tests' players.  It knows no rules, only objects:
-what leaves a cell, what arrives, and what stays but shows its other side.  An
-object that leaves one cell and arrives at another is carried there; the rest
-come from, or go back to, the box.  ``rng`` shuffles the order, as different
-people's hands would.
+simulated board, the page's "Set up the board", and the tests' players.  The
+steps come from the same object plan the LEDs and the words use
+(host/tracking/plan.py); here they become script actions.  ``rng`` shuffles
+the order, as different people's hands would.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from typing import Any
 
+from engines.game import Game
 from engines.physical import Thing
+from host.hardware.objects import reversible_kinds
 from host.session.script import Action
+from host.tracking.plan import Do, plan
 
 Stack = tuple[Thing, ...]
 
 
 def hand_actions(
-    before: Mapping[str, Stack], after: Mapping[str, Stack], rng: random.Random | None = None
+    game: Game[Any, Any],
+    before: Mapping[str, Stack],
+    after: Mapping[str, Stack],
+    rng: random.Random | None = None,
 ) -> list[Action]:
     """Script actions (line 0) that make the board go from ``before`` to ``after``."""
-    turns: list[Action] = []
-    leaving: list[tuple[str, Thing]] = []  # (cell, object), top first per cell
-    arriving: list[tuple[str, Thing]] = []  # (cell, object), bottom first per cell
-    for cell in before:
-        old, new = tuple(before[cell]), tuple(after[cell])
-        keep = 0
-        while keep < min(len(old), len(new)) and old[keep] == new[keep]:
-            keep += 1
-        gone, come = old[keep:], new[keep:]
-        if len(gone) == len(come) == 1 and gone[0].kind == come[0].kind and gone[0].colour != come[0].colour:
-            turns.append(Action(0, "turn", (cell,)))
-            continue
-        leaving.extend((cell, thing) for thing in reversed(gone))
-        arriving.extend((cell, thing) for thing in come)
+    index = game.geometry.index
+    changed = {cell: tuple(after[cell]) for cell in before if tuple(before[cell]) != tuple(after[cell])}
+    olds = {cell: tuple(before[cell]) for cell in changed}
+    steps = plan(
+        olds, changed, reversible_kinds(game.id), lambda a, b: game.geometry.distance(index[a], index[b])
+    )
+    removes: list[Action] = []
     lifts: list[Action] = []
     places: list[Action] = []
-    for target, thing in arriving:
-        source = next((i for i, (_, t) in enumerate(leaving) if t == thing), None)
-        if source is None:
-            places.append(Action(0, "place", (target,), thing))
+    turns: list[Action] = []
+    for step in steps:
+        if step.do is Do.TURN:
+            assert step.target is not None
+            turns.append(Action(0, "turn", (step.target,)))
+        elif step.do is Do.REMOVE:
+            assert step.source is not None
+            removes.extend(Action(0, "remove", (step.source,)) for _ in step.things)
+        elif step.do is Do.MOVE:
+            assert step.source is not None and step.target is not None
+            lifts.extend(Action(0, "lift", (step.source,)) for _ in step.things)
+            places.extend(Action(0, "place", (step.target,), thing) for thing in step.things)
         else:
-            cell, _ = leaving.pop(source)
-            lifts.append(Action(0, "lift", (cell,)))
-            places.append(Action(0, "place", (target,), thing))
-    removes = [Action(0, "remove", (cell,)) for cell, _ in leaving]
+            assert step.target is not None
+            places.extend(Action(0, "place", (step.target,), thing) for thing in step.things)
     if rng is not None:
         rng.shuffle(turns)
         rng.shuffle(removes)
     # Carried objects: lift each from its cell before placing it anywhere (placing names the object).
-    return (
-        [*removes, *lifts, *places, *turns]
-        if rng is None or rng.random() < 0.5
-        else [*lifts, *removes, *turns, *places]
-    )
+    if rng is None or rng.random() < 0.5:
+        return [*removes, *lifts, *places, *turns]
+    return [*lifts, *removes, *turns, *places]

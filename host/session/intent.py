@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 
 from engines.physical import Thing
 from host.session.lights import Light
+from host.tracking.plan import Do
 
 
 class Kind(Enum):
@@ -50,23 +51,23 @@ class Button(Enum):
         raise ValueError(f"unknown button {name!r} (known: {', '.join(b.value for b in cls)})")
 
 
-class Do(Enum):
-    """One thing a hand does to the board."""
-
-    MOVE = "move"  # lift the object at source, put it on target
-    PUT = "put"  # put the object on target (from the box or a hand)
-    REMOVE = "remove"  # take the object off source
-    TURN = "turn"  # turn the object on target over
-
-
 @dataclass(frozen=True)
 class Step:
-    """One instruction for the player, with the object it concerns (for the words)."""
+    """One instruction for the player (cells by name), with the objects it concerns.
+
+    For a turn, ``things`` is the object as it must end up (the side up it shows).
+    """
 
     do: Do
     source: str | None
     target: str | None
-    thing: Thing | None = None
+    things: tuple[Thing, ...] = ()
+
+    @property
+    def thing(self) -> Thing | None:
+        """The object the step is about: the piece (a knight, not its rings), or the only one."""
+        owned = [t for t in self.things if t.colour is not None]
+        return owned[-1] if owned else (self.things[-1] if self.things else None)
 
     @property
     def cells(self) -> tuple[str, ...]:

@@ -1,44 +1,34 @@
-"""A game on the board: readings and buttons in, committed moves and LED scenes out.
+"""A game on the board: readings and buttons in, committed moves and the board's intent out.
 
-The session owns the game in progress.  It feeds each reading to the tracker,
-waits for readings to settle where the tracker asks for patience, commits and
-journals moves, asks the AI for its move and lights what the player should see.
-It is driven by explicit times (``t_ms``) and never sleeps, so the tests can
-replay a whole game in milliseconds and the live loop can drive it from the
-serial link and a clock.
+The session is the shell around the pure core (host/session/core.py): it feeds
+the core its events, carries out the effects the core asks for - the game log
+(every move saved before the LEDs change), the AI worker - and publishes what
+the board wants as one value, ``view()``, for the LEDs, the page and the
+terminal.  It is driven by explicit times (``t_ms``) and never sleeps, so the
+tests can replay a whole game in milliseconds and the live loop can drive it
+from the serial link and a clock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Any, Protocol
 
 from engines.game import Game
 from engines.physical import Thing
-from host.session import words
-from host.session.intent import (
-    AiMove,
-    AiThinking,
-    Button,
-    Choose,
-    Confirm,
-    GameOver,
-    Intent,
-    Lifted,
-    Mistake,
-    Restore,
-    TurnUnderWay,
-    YourTurn,
-)  # fmt: skip
-from host.session.journal import Journal
-from host.session.lights import Blink, Light, Meaning
+from host.hardware.objects import reversible_kinds
+from host.session import core
+from host.session.core import Settings
+from host.session.describe import describe
+from host.session.intent import Button, Intent
+from host.session.lights import Light
 from host.session.session_view import AiInfo, SessionView
-from host.tracking.candidates import Candidate, Expectations
-from host.tracking.tracker import AMBIGUOUS, CONFIRM, MATCH, MISMATCH, PROGRESS, Step, Tracker, Verdict
+from host.tracking.candidates import Expectations
 
-BUTTONS = ("confirm", "new_game", "hint", "take_back")
+__all__ = ["Event", "EventKind", "GameLog", "Opponent", "Session", "Settings"]
 
 
 class Opponent(Protocol):
@@ -49,22 +39,33 @@ class Opponent(Protocol):
     def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]: ...
 
 
-@dataclass
-class Settings:
-    settle_ms: int = 250  # a reading counts as settled after this long unchanged
-    quick_ms: int = 100  # a complete, unambiguous turn is taken after this long
-    ai_side: int | None = 1  # None: two humans
-    # The AI thinks on a worker thread so that the LEDs and the tracker stay live meanwhile;
-    # tests of the session's logic alone turn this off to get the move at once.
-    think_in_background: bool = True
+class GameLog(Protocol):
+    """Where committed moves are kept (the game store): each call returns once the entry is safe."""
+
+    def move(self, text: str) -> None: ...
+
+    def takeback(self, plies: int) -> None: ...
+
+    def new_game(self) -> None: ...
 
 
-@dataclass
+class EventKind(Enum):
+    """What the session did; the value is the ``event`` of the scripted mode's JSON lines."""
+
+    COMMIT = "commit"
+    TAKEBACK = "takeback"
+    NEWGAME = "newgame"
+    OVER = "over"
+    SCENE = "scene"
+    INTENT = "intent"
+
+
+@dataclass(frozen=True)
 class Event:
     """Something the session did, for the scripted mode's JSON lines and for tests."""
 
     t_ms: int
-    kind: str  # commit, takeback, newgame, scene, over
+    kind: EventKind
     data: dict[str, Any] = field(default_factory=dict)
 
 
@@ -76,454 +77,115 @@ class Session:
         empty: Hashable,
         *,
         opponent: Opponent | None = None,
-        journal: Journal | None = None,
+        journal: GameLog | None = None,
         settings: Settings | None = None,
         history: Sequence[Any] | None = None,
         moves: Sequence[str] = (),
     ) -> None:
         self.game = game
-        self.reading_of = reading_of
-        self.empty = empty
         self.opponent = opponent
         self.journal = journal
         self.settings = settings or Settings()
         self.names = game.geometry.names
-        self.history: list[Any] = list(history) if history else [game.start()]
-        self.moves: list[str] = list(moves)
+        reversible = reversible_kinds(game.id)
+        self._ctx = core.Context(
+            game, reading_of, empty, self.settings, reversible, describe, hints=opponent is not None
+        )
         self.events: list[Event] = []
         self.listeners: list[Callable[[Event], None]] = []
-        self.pending: Any | None = None
-        self.hint_line: list[Any] = []
-        self.reading: tuple[Hashable, ...] | None = None
-        self.since_ms = 0
-        self.now_ms = 0
-        self.touched: set[int] = set()
-        self.asking: tuple[Candidate[Hashable], ...] = ()
-        self.ask_base: tuple[Hashable, ...] | None = None
-        self.ask_moved: set[int] = set()
-        self.highlight = 0
-        self.scene: dict[str, Light] = {}
-        self.intent: Intent = YourTurn("")
-        self.verdict: Verdict[Hashable] | None = None
-        # After a take-back or new game by button the board still shows the old position,
-        # which is a legal successor again: nothing is matched until the board is restored.
-        self.restoring = False
-        self.thinking: Future[Any] | None = None
-        self.hinting: tuple[int, Future[list[Any]]] | None = None
+        self.scene: Mapping[str, Light] = {}
+        self._said: tuple[str, str] | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
-        self._prepare()
+        self._thinking: tuple[int, Future[Any]] | None = None
+        self._hinting: tuple[int, Future[list[Any]]] | None = None
+        self.now_ms = 0
+        log = core.Log(tuple(history) if history else (game.start(),), tuple(moves))
+        state, effects = core.start(self._ctx, log)
+        self._state = state
+        self._carry_out(effects)
+        self._publish()
 
-    # --- inputs --------------------------------------------------------------------------
+    # --- inputs ----------------------------------------------------------------------------
     def on_reading(self, t_ms: int, reading: Sequence[Hashable]) -> None:
-        """A new debounced reading of every cell, in geometry order."""
-        value = tuple(reading)
-        self.now_ms = t_ms
-        if value != self.reading:
-            if self.reading is not None:
-                pairs = zip(self.reading, value, strict=True)
-                self.touched.update(i for i, (a, b) in enumerate(pairs) if a != b)
-            else:
-                self.touched.update(self.expect.differing(value))
-            self.reading = value
-            self.since_ms = t_ms
-            self.hint_line = []
-            if self.asking:
-                self._watch_taps(value)
-        self._evaluate()
+        """A debounced reading of every cell, in geometry order, with the time it was taken."""
+        self._step(core.Reading(t_ms, tuple(reading)))
 
     def on_tick(self, t_ms: int) -> None:
-        """Time passes: readings settle, and the candidates get listed while the player thinks."""
-        self.now_ms = t_ms
-        if not self.expect.ready:
-            self.expect.build()
-        self._evaluate()
+        """Time passes: readings settle; the next position's index is built while the player thinks."""
+        expect = self._ctx.expect(self._state)
+        if not expect.ready:
+            expect.build()
+        self._step(core.Tick(t_ms))
 
-    def on_button(self, t_ms: int, name: str) -> None:
-        self.now_ms = t_ms
-        if name == "confirm":
-            if self.shown_choice is not None:
-                self._commit(self.shown_choice)
-            elif self.verdict is not None and self.verdict.kind == CONFIRM and self.verdict.match is not None:
-                self._commit(self.verdict.match)
-        elif name == "take_back":
-            self._take_back()
-        elif name == "new_game":
-            self._new_game()
-        elif name == "hint":
-            self._hint()
-        else:
-            raise ValueError(f"unknown button {name!r} (known: {', '.join(BUTTONS)})")
-        self._evaluate()
+    def on_button(self, t_ms: int, name: str | Button) -> None:
+        """A button of the board (or the page); ValueError names the known ones."""
+        button = name if isinstance(name, Button) else Button.named(name)
+        self._step(core.Press(t_ms, button))
 
-    # --- the game ---------------------------------------------------------------------------
+    def wait_for_ai(self, timeout: float | None = None) -> None:
+        """Block until the AI's answers asked for so far are in (the terminal waits for the AI this way;
+        the answers reach the core with the next event)."""
+        for pending in (self._thinking, self._hinting):
+            if pending is not None:
+                pending[1].result(timeout)
+
+    def close(self) -> None:
+        """Stop thinking (the AI's move, if any, is dropped: the game log has every commit)."""
+        self._worker.shutdown(wait=False, cancel_futures=True)
+
+    # --- what the session shows ---------------------------------------------------------------
+    @property
+    def intent(self) -> Intent:
+        return self._state.intent
+
     @property
     def position(self) -> Any:
-        return self.history[-1]
+        return self._state.log.position
 
-    def _prepare(self) -> None:
-        """Fresh expectations for the committed position; the AI starts thinking if it is its turn."""
-        self.pending = None
-        self.touched = set()
-        self.asking = ()
-        self.hint_line = []
-        self.thinking = None
-        self._expect_pending()
-        forced = self._forced()
-        if forced is not None:
-            self._commit(forced)
-            return
-        pos = self.position
-        if not self.game.is_over(pos) and self._ai_to_move() and self.opponent is not None:
-            if self.settings.think_in_background:
-                self.thinking = self._worker.submit(self.opponent.choose, self.game, pos)
-            else:
-                self._take_ai_move(self.opponent.choose(self.game, pos))
+    @property
+    def history(self) -> tuple[Any, ...]:
+        return self._state.log.history
 
-    def _expect_pending(self) -> None:
-        """Expectations for the committed position and the AI's move, if it has one."""
-        self.expect: Expectations[Hashable] = Expectations(
-            self.game, self.reading_of, self.empty, self.history, self.pending, takebacks=2
-        )
-        self.tracker = Tracker(self.expect)
+    @property
+    def moves(self) -> list[str]:
+        """The committed moves in notation (a copy)."""
+        return list(self._state.log.moves)
 
-    def _take_ai_move(self, move: Any) -> None:
-        self.pending = move
-        self._expect_pending()
-        forced = self._forced()  # an AI pass needs no hands
-        if forced is not None:
-            self._commit(forced)
+    @property
+    def pending(self) -> Any | None:
+        """The AI's move waiting to be made by hand."""
+        return self._state.pending
 
-    def _collect_ai_move(self) -> None:
-        """Take the AI's move once its thinking is done."""
-        if self.thinking is None or not self.thinking.done():
-            return
-        future, self.thinking = self.thinking, None
-        self._take_ai_move(future.result())
+    @property
+    def thinking(self) -> bool:
+        return self._state.thinking
+
+    @property
+    def busy(self) -> bool:
+        """Whether an answer of the AI (a move or a hint) is still to come."""
+        return self._state.thinking or self._state.hinting
+
+    @property
+    def reading(self) -> tuple[Hashable, ...] | None:
+        return self._state.reading
+
+    @property
+    def expect(self) -> Expectations[Hashable]:
+        """The expectations of the committed position (for the benchmark and the tests)."""
+        return self._ctx.expect(self._state)
 
     @property
     def opponent_seconds(self) -> float | None:
         """How long the AI may think per move, if it says."""
         return getattr(self.opponent, "seconds", None)
 
-    def close(self) -> None:
-        """Stop thinking (the AI's move, if any, is dropped: the journal has every commit)."""
-        self._worker.shutdown(wait=False, cancel_futures=True)
-
-    def _ai_to_move(self) -> bool:
-        return self.settings.ai_side is not None and self.game.to_move(self.position) == self.settings.ai_side
-
-    def _forced(self) -> Candidate[Hashable] | None:
-        """A move nobody has to make with their hands (a pass) when it is the only one."""
-        if self.game.is_over(self.position):
-            return None
-        moves = [self.pending] if self.pending is not None else self.game.legal_moves(self.position)
-        if len(moves) != 1:
-            return None
-        only = self.expect.candidate_for((moves[0],))
-        return None if only.changed else only
-
-    def _commit(self, candidate: Candidate[Hashable]) -> None:
-        if candidate.back:
-            del self.history[-candidate.back :]
-            del self.moves[-candidate.back :]
-            if self.journal is not None:
-                self.journal.takeback(candidate.back)
-            self._emit("takeback", plies=candidate.back)
-        pos = self.position
-        for move in candidate.moves:
-            text = self.game.format_move(pos, move)
-            pos = self.game.play(pos, move)
-            if self.journal is not None:
-                self.journal.move(text)
-            self.history.append(pos)
-            self.moves.append(text)
-            self._emit("commit", move=text, ply=len(self.moves))
-        outcome = self.game.outcome(pos)
-        if outcome is not None:
-            self._emit("over", winner=outcome.winner, score=list(outcome.score) if outcome.score else None)
-        self._prepare()
-
-    def _take_back(self) -> None:
-        """Back to the player's previous turn; the LEDs then guide the board back."""
-        plies = 1
-        while (
-            plies < len(self.moves)
-            and self.settings.ai_side is not None
-            and (self.game.to_move(self.history[-1 - plies]) == self.settings.ai_side)
-        ):
-            plies += 1
-        if plies > len(self.moves):
-            return
-        del self.history[-plies:]
-        del self.moves[-plies:]
-        if self.journal is not None:
-            self.journal.takeback(plies)
-        self._emit("takeback", plies=plies)
-        self.restoring = True
-        self._prepare()
-
-    def _new_game(self) -> None:
-        self.history = [self.game.start()]
-        self.moves = []
-        if self.journal is not None:
-            self.journal.new_game()
-        self._emit("newgame")
-        self.restoring = True
-        self._prepare()
-
-    def _hint(self) -> None:
-        """Ask the AI for the best move here; it is lit (dimmed) when the answer comes."""
-        if self.opponent is None or self.game.is_over(self.position) or self.pending is not None:
-            return
-        if self.settings.think_in_background:
-            future = self._worker.submit(self.opponent.hint, self.game, self.position)
-            self.hinting = (len(self.moves), future)
-        else:
-            self.hint_line = self.opponent.hint(self.game, self.position)
-
-    def _collect_hint(self) -> None:
-        """Show a hint once found, unless the game moved on meanwhile."""
-        if self.hinting is None or not self.hinting[1].done():
-            return
-        (asked_at, future), self.hinting = self.hinting, None
-        if asked_at == len(self.moves) and self.pending is None:
-            self.hint_line = future.result()
-
-    # --- judging readings --------------------------------------------------------------------
-    def _evaluate(self) -> None:
-        self._collect_ai_move()
-        self._collect_hint()
-        if self.reading is None:
-            self._show(self._idle_scene())
-            return
-        if self.restoring or self.thinking is not None:
-            if self.reading != self.expect.reading:
-                self._show(self._mistake_scene(self.tracker.guidance(self.reading)))
-                return
-            self.restoring = False
-            if self.thinking is not None:
-                self._show(self._idle_scene())
-                return
-        verdict = self.tracker.observe(self.reading, self.touched)
-        self.verdict = verdict
-        stable = self.now_ms - self.since_ms
-        settled = stable >= self.settings.settle_ms
-        if verdict.kind == MATCH and verdict.match is not None and stable >= self.settings.quick_ms:
-            self._commit(verdict.match)
-            self._evaluate()
-            return
-        if verdict.kind == AMBIGUOUS and settled and not self.asking:
-            self.asking = verdict.choices
-            self.ask_base = self.reading
-            self.ask_moved = set()
-            self.highlight = 0
-        if self.asking:
-            self._show(self._ask_scene())
-        elif verdict.kind == CONFIRM and verdict.match is not None:
-            self._show(self._confirm_scene(verdict.match))
-        elif verdict.kind == PROGRESS:
-            self._show(self._progress_scene(verdict))
-        elif verdict.kind == MISMATCH and settled:
-            self._show(self._mistake_scene(verdict.steps))
-        elif verdict.kind == MISMATCH:
-            return  # a hand is still at work: keep what is lit
-        else:
-            self._show(self._idle_scene())
-
-    def _watch_taps(self, reading: tuple[Hashable, ...]) -> None:
-        """While asking, a cell lifted and put back (or touched with a piece) answers.
-
-        A tap on a cell that only some choices change picks among those; any
-        other tap shows the next choice.  Confirm takes the one shown.
-        """
-        assert self.ask_base is not None
-        moved = {i for i, (a, b) in enumerate(zip(self.ask_base, reading, strict=True)) if a != b}
-        if moved:
-            self.ask_moved |= moved
-            return
-        tapped, self.ask_moved = self.ask_moved, set()
-        if not tapped:
-            return
-        everywhere = frozenset.intersection(*(c.changed for c in self.asking))
-        picked = [c for c in self.asking if tapped & (c.changed - everywhere)]
-        if len(picked) == 1:
-            self._commit(picked[0])
-        else:
-            self.highlight = (self.highlight + 1) % len(self.asking)
-
-    @property
-    def shown_choice(self) -> Candidate[Hashable] | None:
-        """The choice the LEDs show while asking (confirm takes it)."""
-        return self.asking[self.highlight % len(self.asking)] if self.asking else None
-
-    # --- scenes ------------------------------------------------------------------------------
-    def _idle_scene(self) -> dict[str, Light]:
-        outcome = self.game.outcome(self.position)
-        if outcome is not None:
-            cells = self.game.cells(self.position)
-            return {
-                name: Light(Meaning.RESULT, Blink.SLOW)
-                for name, stack in cells.items()
-                if stack and (outcome.winner is None or stack[-1].colour == outcome.winner)
-            }
-        if self.pending is not None:
-            return self._move_lights(self.pending, Blink.SLOW, dim=False)
-        if self.hint_line:
-            return self._move_lights(self.hint_line[0], Blink.SLOW, dim=True)
-        return {}
-
-    def _move_lights(self, move: Any, blink: Blink, dim: bool) -> dict[str, Light]:
-        """What is left to do on the board for ``move`` from the committed position."""
-        candidate = self.expect.candidate_for((move,))
-        reading = self.reading if self.reading is not None else self.expect.reading
-        steps = self.tracker.remaining(candidate, reading, frozenset(self.touched))
-        return self._step_lights(steps, blink, dim)
-
-    def _progress_scene(self, verdict: Verdict[Hashable]) -> dict[str, Light]:
-        scene: dict[str, Light] = {}
-        for cell, targets in verdict.lifted.items():
-            scene[self.names[cell]] = Light(Meaning.LIFT, Blink.STEADY)
-            for target in targets:
-                scene[self.names[target]] = Light(Meaning.PUT, Blink.STEADY)
-        if self.pending is not None:
-            scene.update(self._move_lights(self.pending, Blink.SLOW, dim=False))
-        scene.update(self._step_lights(verdict.todo, Blink.SLOW))
-        return scene
-
-    def _confirm_scene(self, match: Candidate[Hashable]) -> dict[str, Light]:
-        return {self.names[i]: Light(Meaning.CHOOSE, Blink.SLOW) for i in match.changed}
-
-    def _ask_scene(self) -> dict[str, Light]:
-        """The choice shown: where carried objects would have gone (put), what else it changes (choose)."""
-        choice = self.shown_choice
-        assert choice is not None
-        before = self.expect.stacks
-        carried = {before[i][-1] for i in choice.changed if before[i] and before[i] != choice.stacks[i]}
-        scene = {}
-        for cell in choice.changed:
-            stack = choice.stacks[cell]
-            landed = bool(stack) and stack[-1] in carried and stack[-1] not in before[cell]
-            scene[self.names[cell]] = (
-                Light(Meaning.PUT, Blink.STEADY) if landed else Light(Meaning.CHOOSE, Blink.SLOW)
-            )
-        return scene
-
-    def _mistake_scene(self, steps: Sequence[Step]) -> dict[str, Light]:
-        scene: dict[str, Light] = {}
-        for index, step in enumerate(steps):
-            if index == 0:
-                scene.update(self._step_lights([step], Blink.FAST))
-            else:
-                for cell in (step.source, step.target):
-                    if cell is not None:
-                        scene[self.names[cell]] = Light(Meaning.WRONG, Blink.STEADY, dim=True)
-        return scene
-
-    def _step_lights(self, steps: Sequence[Step], blink: Blink, dim: bool = False) -> dict[str, Light]:
-        """Lights for instructions: lift and put for a move, and one colour for each other kind."""
-        scene: dict[str, Light] = {}
-        meaning = {
-            "put": Meaning.PUT,
-            "remove": Meaning.REMOVE,
-            "turn": Meaning.TURN,
-            "replace": Meaning.REMOVE,
-        }
-        for step in steps:
-            if step.action == "move":
-                assert step.source is not None and step.target is not None
-                scene[self.names[step.source]] = Light(Meaning.LIFT, blink, dim)
-                scene[self.names[step.target]] = Light(Meaning.PUT, blink, dim)
-            else:
-                cell = step.target if step.target is not None else step.source
-                assert cell is not None
-                scene.setdefault(self.names[cell], Light(meaning[step.action], blink, dim))
-        return scene
-
-    def _intent(self, scene: dict[str, Light]) -> Intent:
-        """A first reading of the session's state as the board's intent (to be replaced by the core)."""
-        game, pos = self.game, self.position
-        outcome = game.outcome(pos)
-        everything = frozenset(Button)
-        if outcome is not None:
-            winner = "a draw" if outcome.winner is None else f"{words.side_name(game, outcome.winner)} wins"
-            return GameOver(
-                f"Game over: {winner}.",
-                scene,
-                everything - {Button.CONFIRM, Button.HINT},
-                winner=outcome.winner,
-            )
-        if self.restoring:
-            return Restore("Put the board back as the lights show.", scene, everything - {Button.CONFIRM})
-        if self.thinking is not None:
-            side = game.to_move(pos)
-            return AiThinking(
-                f"The AI ({words.side_name(game, side)}) is thinking...",
-                scene,
-                frozenset({Button.TAKE_BACK, Button.NEW_GAME}),
-                side=side,
-            )
-        if self.pending is not None:
-            text = game.format_move(pos, self.pending)
-            return AiMove(
-                f"The AI plays {text}: make it on the board.",
-                scene,
-                frozenset({Button.TAKE_BACK, Button.NEW_GAME}),
-                side=game.to_move(pos),
-                move=text,
-            )
-        if self.asking:
-            shown = self.shown_choice.label if self.shown_choice is not None else ""
-            return Choose(
-                f"Which move did you make? Tap a blue cell, or press Confirm for {shown}.",
-                scene,
-                everything,
-                choices=tuple(c.label for c in self.asking),
-                shown=shown,
-            )
-        side = game.to_move(pos)
-        verdict = self.verdict
-        if verdict is not None and verdict.kind == CONFIRM and verdict.match is not None:
-            text = verdict.match.label
-            return Confirm(
-                f"Press Confirm to play {text}, or go on with your turn.", scene, everything, move=text
-            )
-        if (
-            verdict is not None
-            and verdict.kind == MISMATCH
-            and any(light.blink is Blink.FAST for light in scene.values())
-        ):
-            return Mistake(
-                "That is not a legal move: put the board right as the lights show.",
-                scene,
-                everything - {Button.CONFIRM},
-            )
-        if verdict is not None and verdict.kind == PROGRESS and verdict.lifted:
-            origins = tuple(self.names[c] for c in verdict.lifted)
-            targets = frozenset(self.names[t] for ts in verdict.lifted.values() for t in ts)
-            return Lifted(
-                f"Put the piece from {words.cell_list(origins)} on a green cell.",
-                scene,
-                everything,
-                side=side,
-                origins=origins,
-                targets=targets,
-            )
-        if verdict is not None and verdict.kind == PROGRESS:
-            return TurnUnderWay("Finish your turn as the lights show.", scene, everything, side=side)
-        name = words.side_name(game, side)
-        return YourTurn(
-            f"{name} to move: {words.turn_words(game, side)}.",
-            scene,
-            everything - {Button.CONFIRM},
-            side=side,
-        )
-
     def view(self) -> SessionView:
-        """The session as the page and the terminal see it."""
-        pos = self.position
+        """The session as the page and the terminal see it: one consistent moment."""
+        state, game = self._state, self.game
+        pos = state.log.position
         last: frozenset[str] = frozenset()
-        if len(self.history) > 1:
-            before, after = self.game.cells(self.history[-2]), self.game.cells(pos)
+        if len(state.log.history) > 1:
+            before, after = game.cells(state.log.history[-2]), game.cells(pos)
             last = frozenset(name for name in self.names if before[name] != after[name])
         opponent, side = self.opponent, self.settings.ai_side
         ai = None
@@ -534,28 +196,91 @@ class Session:
                 getattr(opponent, "seconds", None),
                 getattr(opponent, "nodes", None),
             )
-        return SessionView(
-            self.game,
-            pos,
-            self.intent,
-            tuple(self.moves),
-            last,
-            tuple(self.game.line_texts(pos, self.hint_line)),
-            ai,
-        )
+        hint = tuple(game.line_texts(pos, state.hint))
+        return SessionView(game, pos, state.intent, state.log.moves, last, hint, ai)
 
-    def _show(self, scene: dict[str, Light]) -> None:
-        self.intent = self._intent(scene)
-        if scene != self.scene:
-            self.scene = scene
+    # --- the shell ------------------------------------------------------------------------------
+    def _step(self, event: core.Event) -> None:
+        self.now_ms = max(self.now_ms, event.t)
+        self._collect(event.t)
+        self._state, effects = core.step(self._ctx, self._state, event)
+        self._carry_out(effects)
+        self._publish()
+
+    def _collect(self, t_ms: int) -> None:
+        """Hand the AI's finished answers to the core (an answer for an older position is dropped there)."""
+        if self._thinking is not None and self._thinking[1].done():
+            (version, future), self._thinking = self._thinking, None
+            self._state, effects = core.step(
+                self._ctx, self._state, core.AiMoved(t_ms, version, future.result())
+            )
+            self._carry_out(effects)
+        if self._hinting is not None and self._hinting[1].done():
+            (version, hinted), self._hinting = self._hinting, None
+            found = core.HintFound(t_ms, version, tuple(hinted.result()))
+            self._state, effects = core.step(self._ctx, self._state, found)
+            self._carry_out(effects)
+
+    def _carry_out(self, effects: list[core.Effect]) -> None:
+        for effect in effects:
+            if isinstance(effect, core.Played):
+                if self.journal is not None:
+                    self.journal.move(effect.text)
+                self._emit(EventKind.COMMIT, move=effect.text, ply=effect.ply)
+            elif isinstance(effect, core.TookBack):
+                if self.journal is not None:
+                    self.journal.takeback(effect.plies)
+                self._emit(EventKind.TAKEBACK, plies=effect.plies)
+            elif isinstance(effect, core.NewGame):
+                if self.journal is not None:
+                    self.journal.new_game()
+                self._emit(EventKind.NEWGAME)
+            elif isinstance(effect, core.AskAi):
+                self._ask(effect)
+            elif isinstance(effect, core.AskHint):
+                self._ask_hint(effect)
+        if any(isinstance(e, (core.Played, core.TookBack, core.NewGame)) for e in effects):
+            outcome = self.game.outcome(self.position)
+            if outcome is not None and any(isinstance(e, core.Played) for e in effects):
+                score = list(outcome.score) if outcome.score else None
+                self._emit(EventKind.OVER, winner=outcome.winner, score=score)
+
+    def _ask(self, ask: core.AskAi) -> None:
+        assert self.opponent is not None
+        if self.settings.think_in_background:
+            self._thinking = (ask.version, self._worker.submit(self.opponent.choose, self.game, ask.position))
+            return
+        move = self.opponent.choose(self.game, ask.position)
+        self._state, effects = core.step(self._ctx, self._state, core.AiMoved(self.now_ms, ask.version, move))
+        self._carry_out(effects)
+
+    def _ask_hint(self, ask: core.AskHint) -> None:
+        assert self.opponent is not None
+        if self.settings.think_in_background:
+            self._hinting = (ask.version, self._worker.submit(self.opponent.hint, self.game, ask.position))
+            return
+        line = tuple(self.opponent.hint(self.game, ask.position))
+        self._state, effects = core.step(
+            self._ctx, self._state, core.HintFound(self.now_ms, ask.version, line)
+        )
+        self._carry_out(effects)
+
+    def _publish(self) -> None:
+        intent = self._state.intent
+        if intent.scene != self.scene:
+            self.scene = intent.scene
             lights = {
                 cell: [light.meaning.value, light.blink.value, light.dim]
-                for cell, light in sorted(scene.items())
+                for cell, light in sorted(self.scene.items())
             }
-            self._emit("scene", lights=lights)
+            self._emit(EventKind.SCENE, lights=lights)
+        said = (intent.kind.value, intent.sentence)
+        if said != self._said:
+            self._said = said
+            self._emit(EventKind.INTENT, kind=intent.kind.value, sentence=intent.sentence)
 
-    def _emit(self, kind: str, **data: Any) -> None:
-        event = Event(self.now_ms, kind, data)
+    def _emit(self, what: EventKind, **data: Any) -> None:
+        event = Event(self.now_ms, what, data)
         self.events.append(event)
         for listener in self.listeners:
             listener(event)

@@ -12,8 +12,9 @@ from typing import Any
 
 from engines.game import Game
 from engines.physical import Thing
-from host.session.intent import Do, Step
+from host.session.intent import Step
 from host.session.lights import COLOUR_NAMES, Meaning
+from host.tracking.plan import Do
 
 SIDE_NAMES: dict[str, tuple[str, str]] = {
     "kingofrings": ("Light", "Dark"),
@@ -86,6 +87,17 @@ def light(meaning: Meaning) -> str:
     return COLOUR_NAMES[meaning]
 
 
+def _the(what: str) -> str:
+    """'the White stone', but "White's queen" (a possessive needs no article)."""
+    return what if "'s " in what else f"the {what}"
+
+
+def _a(what: str) -> str:
+    if "'s " in what:
+        return what
+    return f"an {what}" if what[0].lower() in "aeiou" else f"a {what}"
+
+
 def step_words(game: Game[Any, Any], step: Step, things: Sequence[Thing] = ()) -> str:
     """One instruction as a clause: 'move the Black queen from b6 to a4'."""
     carried = things or ((step.thing,) if step.thing is not None else ())
@@ -102,7 +114,7 @@ def step_words(game: Game[Any, Any], step: Step, things: Sequence[Thing] = ()) -
         if step.thing and step.thing.colour is not None
         else ""
     )
-    return f"turn over the {what} on {step.target}{turned}"
+    return f"turn over {_the(what)} on {step.target}{turned}"
 
 
 def steps_words(game: Game[Any, Any], steps: Sequence[Step]) -> str:

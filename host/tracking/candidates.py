@@ -1,45 +1,57 @@
-"""What the board may show next: every position the player can be heading for.
+"""What the board may show next: every position the player can be heading for, found from the reading.
 
 The sensors report only what they feel, never moves.  So after each commit the
-tracker lists the positions the player may be setting up - every legal
-successor, the two previous positions (a take-back), the start position (a new game
-set up on the board) and, while the AI's move is
-waiting to be carried out, that move and every reply to it - and works out once
-what each would look like to this board's sensors.  Matching a settled reading
-is then a comparison with that list, whatever order the hands worked in.
+tracker may have to compare a reading with every legal successor, the two
+previous positions (a take-back) and the start position (a new game set up on
+the board) - and, while the AI's move waits to be carried out, that move and
+every reply to it.  Working out what each of those would look like to the
+sensors costs far too much on a Raspberry Pi for a position with 2,000 moves, so
+nothing is worked out in advance but an index from each cell to the moves that
+change it (which the game answers from the move alone).  A reading then selects
+the few candidates that change the cells where it differs from the committed
+position, and only those are worked out - once, and kept until the next commit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import compress
-from operator import ne
+from enum import Enum
+from functools import cached_property
 from typing import Any, Generic, TypeVar
 
 from engines.game import Game
 from engines.physical import Thing
+from host.tracking.plan import Step, plan
 
 R = TypeVar("R", bound=Hashable)  # one cell's reading
 Stack = tuple[Thing, ...]
 
 
+class Route(Enum):
+    """How a candidate is reached: by moves, or by undoing them (recognised, never lit as a target)."""
+
+    MOVES = "moves"
+    TAKE_BACK = "take_back"
+    NEW_GAME = "new_game"
+
+
 @dataclass(frozen=True, eq=False)
 class Candidate(Generic[R]):
-    """One position the board may be showing, and how to get there from the committed one.
+    """One position the board may be showing, and how it differs from the committed one.
 
-    ``moves`` are played after taking ``back`` plies back.  ``changed`` are the
-    cells whose objects differ from the committed position; ``must_touch`` the
-    changed cells that read the same before and after (a knight captured by a
-    knight, a stone turned under a reed switch): the sensors only know they were
-    changed if a hand lifted something there on the way.
+    ``moves`` are played after taking ``back`` plies back.  ``after`` holds the
+    objects, and ``reading`` the sensor reading, of every ``changed`` cell;
+    ``must_touch`` are the changed cells that read the same before and after (a
+    knight captured by a knight, a stone turned under a reed switch): the sensors
+    only know they were changed if a hand worked there.
     """
 
+    route: Route
     moves: tuple[Any, ...]
     back: int
-    position: Any
-    reading: tuple[R, ...]
-    stacks: tuple[Stack, ...]
+    after: Mapping[int, Stack]
+    reading: Mapping[int, R]
     changed: frozenset[int]
     must_touch: frozenset[int]
     source: Expectations[R]
@@ -47,11 +59,22 @@ class Candidate(Generic[R]):
     @property
     def label(self) -> str:
         """The moves as text, or the take-back: for messages and logs."""
-        return self.source.label(self.moves, self.back)
+        return self.source.label(self)
+
+    @cached_property
+    def steps(self) -> tuple[Step[int], ...]:
+        """What hands do to make this candidate from the committed position, object by object."""
+        return self.source.plan(self.after)
+
+    def shows(self, reading: Sequence[R], differing: Iterable[int]) -> bool:
+        """Whether ``reading`` is exactly this candidate's reading (``differing``: where it differs from the
+        committed position's)."""
+        own = self.reading
+        return all(i in own for i in differing) and all(reading[i] == r for i, r in own.items())
 
 
 class Expectations(Generic[R]):
-    """The committed position, its sensor reading, and every candidate with its reading."""
+    """The committed position, its sensor reading, and its candidates, worked out on demand."""
 
     def __init__(
         self,
@@ -61,100 +84,148 @@ class Expectations(Generic[R]):
         history: Sequence[Any],
         pending: Any | None = None,
         takebacks: int = 2,
+        reversible: frozenset[str] = frozenset(),
     ) -> None:
         self.game = game
         self.reading_of = reading_of
         self.empty = empty
-        self.history = list(history)
+        self.history = tuple(history)
         self.position = self.history[-1]
         self.pending = pending
-        self._cells = range(game.geometry.size)
-        self.stacks = self._stacks(self.position)
-        self.reading = tuple(reading_of(s) for s in self.stacks)
         self.takebacks = takebacks
-        self._candidates: list[Candidate[R]] | None = None
-        self._by_reading: dict[tuple[R, ...], list[Candidate[R]]] = {}
+        self.reversible = reversible
+        names = game.geometry.names
+        cells = game.cells(self.position)
+        self.stacks: tuple[Stack, ...] = tuple(tuple(cells[name]) for name in names)
+        self.reading: tuple[R, ...] = tuple(reading_of(s) for s in self.stacks)
+        self._made: dict[int, Candidate[R]] = {}
+        self._pending: Candidate[R] | None = None
+
+    # --- the moves, indexed by the cells they change ----------------------------------------
+    @cached_property
+    def _after_pending(self) -> Any:
+        return self.game.play(self.position, self.pending)
+
+    @cached_property
+    def _lines(self) -> list[tuple[Any, ...]]:
+        """Every line of moves a candidate may be: the legal moves, or the AI's move and each reply."""
+        if self.pending is None:
+            return [(move,) for move in self.game.legal_moves(self.position)]
+        after = self._after_pending
+        return [
+            (self.pending, reply)
+            for reply in self.game.legal_moves(after)
+            if self.game.changed_cells(after, reply)
+        ]
+
+    @cached_property
+    def index(self) -> dict[int, list[int]]:
+        """For each cell, the lines (by number) whose last move changes it.  Built once per commit."""
+        game = self.game
+        out: dict[int, list[int]] = {}
+        pos = self.position if self.pending is None else self._after_pending
+        for number, line in enumerate(self._lines):
+            for cell in game.changed_cells(pos, line[-1]):
+                out.setdefault(cell, []).append(number)
+        return out
 
     @property
     def ready(self) -> bool:
-        """Whether the candidates are listed (``build`` has run)."""
-        return self._candidates is not None
-
-    @property
-    def candidates(self) -> list[Candidate[R]]:
-        if self._candidates is None:
-            self.build()
-        assert self._candidates is not None
-        return self._candidates
+        """Whether the index is built (the session builds it right after the LEDs are updated)."""
+        return "index" in self.__dict__
 
     def build(self) -> None:
-        """List every candidate and index them by reading.
+        """Build the index now (the session does this while the player thinks)."""
+        _ = self.index
 
-        This is the expensive part (thousands of positions for some games), so
-        the session runs it while the player thinks, after the LEDs have been
-        updated for the committed move, not on the way to them.
-        """
-        if self._candidates is not None:
-            return
-        game, found = self.game, []
+    # --- candidates ------------------------------------------------------------------------------
+    def touching(self, cells: Iterable[int]) -> list[Candidate[R]]:
+        """The move candidates that change at least one of ``cells``, the AI's waiting move included."""
+        numbers: set[int] = set()
+        index = self.index
+        for cell in cells:
+            numbers.update(index.get(cell, ()))
+        found = [self._line(n) for n in sorted(numbers)]
         if self.pending is not None:
-            after_ai = game.play(self.position, self.pending)
-            found.append(self._make((self.pending,), 0, after_ai))
-            ai_stacks = self._stacks(after_ai)
-            for reply in game.legal_moves(after_ai):
-                after_reply = game.play(after_ai, reply)
-                if self._stacks(after_reply) != ai_stacks:  # a pass needs no hands: it is not a reply
-                    found.append(self._make((self.pending, reply), 0, after_reply))
-        else:
-            moves = game.legal_moves(self.position)
-            found.extend(self._make((move,), 0, game.play(self.position, move)) for move in moves)
+            found.insert(0, self.pending_candidate)
+        return found
+
+    @cached_property
+    def undoing(self) -> list[Candidate[R]]:
+        """The take-backs and the new game: matched when the board shows them, never lit as targets."""
         played = len(self.history) - 1
-        for back in range(1, min(self.takebacks, played) + 1):
-            found.append(self._make((), back, self.history[-1 - back]))
-        if played > self.takebacks:  # the start position set up again: a new game
-            found.append(self._make((), played, self.history[0]))
-        for candidate in found:
-            self._by_reading.setdefault(candidate.reading, []).append(candidate)
-        self._candidates = found
+        found = [
+            self._make(Route.TAKE_BACK, (), back, self.history[-1 - back])
+            for back in range(1, min(self.takebacks, played) + 1)
+        ]
+        if played > self.takebacks:
+            found.append(self._make(Route.NEW_GAME, (), played, self.history[0]))
+        return found
+
+    @property
+    def pending_candidate(self) -> Candidate[R]:
+        """The AI's waiting move as a candidate (there must be one)."""
+        if self._pending is None:
+            self._pending = self._make(Route.MOVES, (self.pending,), 0, self._after_pending)
+        return self._pending
 
     def candidate_for(self, moves: tuple[Any, ...]) -> Candidate[R]:
-        """The candidate of these moves from the committed position, listed or not."""
-        if self._candidates is not None:
-            for candidate in self._candidates:
-                if candidate.moves == moves and not candidate.back:
-                    return candidate
+        """The candidate of these moves from the committed position (a hint, a forced move)."""
+        if self.pending is not None and moves == (self.pending,):
+            return self.pending_candidate
         pos = self.position
         for move in moves:
             pos = self.game.play(pos, move)
-        return self._make(moves, 0, pos)
+        return self._make(Route.MOVES, moves, 0, pos)
 
-    def _stacks(self, pos: Any) -> tuple[Stack, ...]:
-        return tuple(map(self.game.cells(pos).__getitem__, self.game.geometry.names))
+    def exact(self, reading: Sequence[R], differing: Sequence[int]) -> list[Candidate[R]]:
+        """The candidates (moves first, then take-backs) whose reading is ``reading``."""
+        if not differing:
+            return []
+        found = [c for c in self.touching(differing) if c.shows(reading, differing)]
+        return found + [c for c in self.undoing if c.shows(reading, differing)]
 
-    def _make(self, moves: tuple[Any, ...], back: int, pos: Any) -> Candidate[R]:
-        stacks = self._stacks(pos)
-        changed = frozenset(compress(self._cells, map(ne, self.stacks, stacks)))
-        values = list(self.reading)
-        for i in changed:
-            values[i] = self.reading_of(stacks[i])
-        reading = tuple(values)
-        must_touch = frozenset(i for i in changed if reading[i] == self.reading[i] != self.empty)
-        return Candidate(moves, back, pos, reading, stacks, changed, must_touch, self)
+    def _line(self, number: int) -> Candidate[R]:
+        made = self._made.get(number)
+        if made is None:
+            line = self._lines[number]
+            if self.pending is None:
+                after = self.game.changes(self.position, line[0])
+                made = self._from_changes(Route.MOVES, line, 0, after)
+            else:
+                made = self._make(Route.MOVES, line, 0, self.game.play(self._after_pending, line[-1]))
+            self._made[number] = made
+        return made
 
-    def label(self, moves: tuple[Any, ...], back: int) -> str:
-        if back:
-            return f"take back {back}"
-        pos, texts = self.position, []
-        for move in moves:
-            texts.append(self.game.format_move(pos, move))
-            pos = self.game.play(pos, move)
-        return " ".join(texts)
+    def _make(self, route: Route, moves: tuple[Any, ...], back: int, pos: Any) -> Candidate[R]:
+        cells = self.game.cells(pos)
+        after = {
+            i: stack
+            for i, (name, old) in enumerate(zip(self.game.geometry.names, self.stacks, strict=True))
+            if (stack := tuple(cells[name])) != old
+        }
+        return self._from_changes(route, moves, back, after)
 
-    def exact(self, reading: tuple[R, ...]) -> list[Candidate[R]]:
-        """The candidates whose expected reading is ``reading``."""
-        self.build()
-        return self._by_reading.get(reading, [])
+    def _from_changes(
+        self, route: Route, moves: tuple[Any, ...], back: int, after: Mapping[int, Stack]
+    ) -> Candidate[R]:
+        reading_of, committed = self.reading_of, self.reading
+        readings = {i: reading_of(stack) for i, stack in after.items()}
+        must_touch = frozenset(i for i, r in readings.items() if r == committed[i] != self.empty)
+        return Candidate(route, moves, back, after, readings, frozenset(after), must_touch, self)
 
-    def differing(self, reading: tuple[R, ...]) -> list[int]:
+    def plan(self, after: Mapping[int, Stack]) -> tuple[Step[int], ...]:
+        """The object steps from the committed position to ``after`` (changed cells only)."""
+        before = {i: self.stacks[i] for i in after}
+        return plan(before, after, self.reversible, self.game.geometry.distance)
+
+    def label(self, candidate: Candidate[R]) -> str:
+        if candidate.route is Route.TAKE_BACK:
+            return f"take back {candidate.back}"
+        if candidate.route is Route.NEW_GAME:
+            return "new game"
+        return " ".join(self.game.line_texts(self.position, candidate.moves))
+
+    def differing(self, reading: Sequence[R]) -> list[int]:
         """The cells where ``reading`` differs from the committed position's reading."""
         return [i for i, (a, b) in enumerate(zip(self.reading, reading, strict=True)) if a != b]

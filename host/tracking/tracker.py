@@ -1,61 +1,67 @@
 """Which move does this reading show?  The tracker's verdict on one board reading.
 
-The tracker compares a reading (one value per cell, in geometry order) and the
-set of cells touched since the last commit with the candidates of
+The tracker compares a reading (one value per cell, in geometry order), with
+the evidence of where hands worked and when, against the candidates of
 ``Expectations``:
 
-- a candidate whose reading matches, and whose invisible changes were touched,
-  is a match; the one that explains most of the touched cells wins, a tie is
-  ambiguous (the player is asked);
+- a candidate whose reading matches, and whose invisible changes have evidence
+  that fits the order of the move's steps, is a match; the one that explains
+  most of the touched cells wins, a tie is ambiguous (the player is asked);
 - a match that a longer turn could still grow into (one Flip Four piece of two,
-  a Desdemona shot where a capture could follow) waits for the confirm button;
-- a reading on the way to some candidates (pieces lifted, part of a turn made)
+  a Desdemona shot where a capture could follow on a reed board) waits for the
+  confirm button;
+- a reading on the way to some legal moves (pieces lifted, part of a turn made)
   is progress: the LEDs show where a lifted piece may go and what is left;
+  take-backs and new games are recognised only when complete, never as progress;
 - anything else is a mistake, and the tracker says how to put the board back,
-  one step at a time, pairing missing and extra objects by distance.
+  object by object, one step at a time.
 
 It decides nothing about time; the session waits for readings to settle.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from typing import Generic, TypeVar
 
-from host.tracking.candidates import Candidate, Expectations
+from engines.physical import Thing
+from host.tracking.candidates import Candidate, Expectations, Route
+from host.tracking.evidence import Evidence
+from host.tracking.plan import Do, Step, plan
 
 R = TypeVar("R", bound=Hashable)
 
 
-@dataclass(frozen=True)
-class Step:
-    """One instruction for the player: from ``source`` and/or onto ``target`` (cell indices)."""
+class Seen(Enum):
+    """What a reading shows."""
 
-    action: str  # move, put, remove, turn (the same object, other side up) or replace
-    source: int | None
-    target: int | None
+    IN_SYNC = "in_sync"  # the board shows the committed position
+    MATCH = "match"  # one candidate, complete: commit it
+    CONFIRM = "confirm"  # one candidate that a longer turn could grow into: commit on confirm
+    AMBIGUOUS = "ambiguous"  # several candidates the sensors cannot tell apart: ask
+    PROGRESS = "progress"  # on the way to some legal moves
+    MISMATCH = "mismatch"  # no candidate explains the board: guide it back
 
 
 @dataclass(frozen=True)
 class Verdict(Generic[R]):
-    """What the reading shows.  ``kind`` is one of KINDS; the other fields belong to some kinds."""
+    """What the reading shows, with what each kind needs.
 
-    kind: str
+    ``lifted`` maps each cell whose objects are in a hand to the cells a legal
+    move puts them on; ``next`` are the cells where a legal move consistent with
+    the board puts something not there yet; ``todo`` what is left of the one
+    move the board is on the way to; ``steps`` how to put a mistake right.
+    """
+
+    seen: Seen
     match: Candidate[R] | None = None
     choices: tuple[Candidate[R], ...] = ()
-    lifted: dict[int, frozenset[int]] = field(default_factory=dict)
-    todo: tuple[Step, ...] = ()
-    steps: tuple[Step, ...] = ()
-
-
-IN_SYNC = "in_sync"  # the board shows the committed position
-MATCH = "match"  # one candidate, complete: commit it
-CONFIRM = "confirm"  # one candidate that a longer turn could grow into: commit on confirm
-AMBIGUOUS = "ambiguous"  # several candidates the sensors cannot tell apart: ask
-PROGRESS = "progress"  # on the way to some candidates
-MISMATCH = "mismatch"  # no candidate explains the board: guide it back
-KINDS = (IN_SYNC, MATCH, CONFIRM, AMBIGUOUS, PROGRESS, MISMATCH)
+    lifted: Mapping[int, frozenset[int]] = field(default_factory=dict)
+    next: frozenset[int] = frozenset()
+    todo: tuple[Step[int], ...] = ()
+    steps: tuple[Step[int], ...] = ()
 
 
 class Tracker(Generic[R]):
@@ -65,147 +71,249 @@ class Tracker(Generic[R]):
         self.expect = expectations
         self.geometry = expectations.game.geometry
 
-    def observe(self, reading: tuple[R, ...], touched: Iterable[int] = ()) -> Verdict[R]:
-        touched_set = frozenset(touched)
-        if reading == self.expect.reading and not touched_set:
-            return Verdict(IN_SYNC)  # nothing happened: no need to look at the candidates
+    def observe(self, reading: Sequence[R], evidence: Evidence, now: int) -> Verdict[R]:
         differing = self.expect.differing(reading)
-        matches = [
-            c for c in self.expect.exact(reading) if c.changed and c.must_touch <= touched_set
-        ]
-        if matches:
-            return self._choose(matches, touched_set)
         if not differing:
-            return Verdict(IN_SYNC)
+            return Verdict(Seen.IN_SYNC)
+        exact = self.expect.exact(reading, differing)
+        matches = [c for c in exact if self.proven(c, evidence, now)]
+        if matches:
+            return self._choose(matches, evidence, now)
         consistent = self._consistent(reading, differing)
         if consistent:
-            return self._progress(reading, differing, consistent, touched_set)
-        return Verdict(MISMATCH, steps=tuple(self.guidance(reading)))
+            return self._progress(reading, differing, consistent, evidence, now)
+        return Verdict(Seen.MISMATCH, steps=self.guidance(reading))
 
-    # --- matches -----------------------------------------------------------------------
-    def _choose(self, matches: list[Candidate[R]], touched: frozenset[int]) -> Verdict[R]:
+    # --- matches ---------------------------------------------------------------------------
+    def proven(self, c: Candidate[R], evidence: Evidence, now: int) -> bool:
+        """Whether every change the sensors cannot see was touched, in an order the move's steps allow."""
+        if not c.must_touch:
+            return True
+        landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE}
+        for cell in c.must_touch:
+            source = landings.get(cell)
+            if source is None:
+                if not evidence.touched(cell, now):
+                    return False
+                continue
+            lifted = evidence.left(source)
+            if lifted is None or not evidence.refilled_after(cell, lifted, now):
+                return False
+        return True
+
+    def _choose(self, matches: list[Candidate[R]], evidence: Evidence, now: int) -> Verdict[R]:
+        touched = evidence.cells(now)
         best = max(len(c.changed & touched) for c in matches)
         top = [c for c in matches if len(c.changed & touched) == best]
         if len(top) > 1:
-            return Verdict(AMBIGUOUS, choices=tuple(top))
+            return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
         only = top[0]
-        return Verdict(CONFIRM if self.growable(only) else MATCH, match=only)
+        return Verdict(Seen.CONFIRM if self.growable(only) else Seen.MATCH, match=only)
 
     def growable(self, candidate: Candidate[R]) -> bool:
-        """Whether a turn that keeps everything this one did and changes more could still follow."""
-        if candidate.back:
-            return False
-        prefix, done = candidate.moves[:-1], candidate.changed
-        return any(
-            other.changed > done
-            and len(other.moves) == len(candidate.moves)
-            and other.moves[:-1] == prefix
-            and all(other.reading[i] == candidate.reading[i] for i in done)
-            for other in self.expect.candidates
-        )
+        """Whether a longer legal turn could still grow out of this one by more hand steps.
 
-    # --- progress ----------------------------------------------------------------------
-    def _consistent(self, reading: tuple[R, ...], differing: list[int]) -> list[Candidate[R]]:
-        """Candidates that every differing cell is on the way to (changed there, done or lifted)."""
-        empty = self.expect.empty
-        return [
-            c
-            for c in self.expect.candidates
-            if all(i in c.changed and (reading[i] == c.reading[i] or reading[i] == empty) for i in differing)
-        ]
+        The other turn must keep every step of this one as the sensors see it
+        (the same object carried the same way, an object put that reads the same)
+        and add more: a second Flip Four piece, the stones a capture turns.  A
+        King of Rings drop does not grow into a step onto the same square: that
+        knight would have come from the board, not the hand.
+        """
+        if candidate.route is not Route.MOVES:
+            return False
+        mine = {self._seen_as(s) for s in candidate.steps}
+        prefix = candidate.moves[:-1]
+        for other in self.expect.touching(candidate.changed):
+            if other is candidate or other.moves[:-1] != prefix or not other.changed > candidate.changed:
+                continue
+            if mine <= {self._seen_as(s) for s in other.steps}:
+                return True
+        return False
+
+    def _seen_as(self, step: Step[int]) -> tuple[Do, int | None, int | None, Hashable]:
+        return step.do, step.source, step.target, self.expect.reading_of(step.things)
+
+    # --- progress --------------------------------------------------------------------------
+    def _consistent(self, reading: Sequence[R], differing: list[int]) -> list[Candidate[R]]:
+        """Legal moves that every differing cell is on the way to: changed there, done or lifted."""
+        out = []
+        for c in self.expect.touching(differing):
+            own = c.reading
+            if all(
+                i in own and (reading[i] == own[i] or self._lifted_from(i, reading[i])) for i in differing
+            ):
+                out.append(c)
+        return out
+
+    def _lifted_from(self, cell: int, value: R) -> tuple[Thing, ...] | None:
+        """The objects in a hand if ``value`` is what ``cell`` reads with its top objects lifted."""
+        stack = self.expect.stacks[cell]
+        for keep in range(len(stack)):
+            if self.expect.reading_of(stack[:keep]) == value:
+                return stack[keep:]
+        return None
 
     def _progress(
         self,
-        reading: tuple[R, ...],
+        reading: Sequence[R],
         differing: list[int],
         consistent: list[Candidate[R]],
-        touched: frozenset[int],
+        evidence: Evidence,
+        now: int,
     ) -> Verdict[R]:
         expect = self.expect
         lifted: dict[int, frozenset[int]] = {}
         for cell in differing:
-            if reading[cell] != expect.empty or not expect.stacks[cell]:
+            held = self._lifted_from(cell, reading[cell])
+            if not held:
                 continue
-            top = expect.stacks[cell][-1]
-            lifted[cell] = frozenset(
-                j
-                for c in consistent
-                if cell in c.changed
-                for j in c.changed
-                if j != cell and top in c.stacks[j] and top not in expect.stacks[j]
-            )
-        todo: tuple[Step, ...] = ()
+            top = held[-1]
+            landings = [(c, j) for c in consistent if cell in c.changed for j in self._landings(c, cell, top)]
+            if any(reading[j] == c.reading[j] for c, j in landings):
+                continue  # already put down where a legal move takes it: not in the hand any more
+            lifted[cell] = frozenset(j for _, j in landings)
+        done = set(differing)
+        following = frozenset(
+            j for c in consistent for j, r in c.reading.items() if j not in done and r != expect.reading[j]
+        )
+        todo: tuple[Step[int], ...] = ()
         if len(consistent) == 1:
-            todo = tuple(self.remaining(consistent[0], reading, touched))
-        return Verdict(PROGRESS, choices=tuple(consistent), lifted=lifted, todo=todo)
+            todo = self.remaining(consistent[0], reading, evidence, now)
+        return Verdict(Seen.PROGRESS, choices=tuple(consistent), lifted=lifted, next=following, todo=todo)
 
-    def remaining(self, c: Candidate[R], reading: tuple[R, ...], touched: frozenset[int]) -> list[Step]:
+    def _landings(self, c: Candidate[R], origin: int, top: Thing) -> list[int]:
+        """Where candidate ``c`` puts ``top``, lifted from ``origin`` (not where it turns a piece over)."""
+        before = self.expect.stacks
+        out = []
+        for j, stack in c.after.items():
+            if j == origin or top not in stack or top in before[j]:
+                continue
+            old = before[j]
+            turned = len(old) == len(stack) and old[:-1] == stack[:-1] and old[-1].kind == top.kind
+            if not (turned and top.kind in self.expect.reversible):
+                out.append(j)
+        return out
+
+    def remaining(
+        self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
+    ) -> tuple[Step[int], ...]:
         """What is left to do on the board for candidate ``c``.
 
         A change the sensors cannot see (a tile without a magnet, a stone turned
-        under a reed switch) counts as done only once its cell was touched, so
+        under a reed switch) counts as done only once a hand touched its cell, so
         the LEDs keep asking for it until then.
         """
-        empty = self.expect.empty
-        steps = []
-        for i in sorted(c.changed):
-            visible = c.reading[i] != self.expect.reading[i]
-            if reading[i] == c.reading[i] and (visible or i in touched):
-                continue  # done, as far as the sensors can tell
-            if c.reading[i] == empty and not c.stacks[i]:
-                steps.append(Step("remove", i, None))
-            elif reading[i] == empty:
-                steps.append(Step("put", None, i))
-            else:
-                steps.append(Step(self._change(i, c.stacks[i]), i, i))
-        return self._carried(steps, c)
+        expect = self.expect
+        return self._left(c.steps, c.reading, expect.reading, expect.stacks, reading, evidence, now)
 
-    def _carried(self, steps: list[Step], c: Candidate[R]) -> list[Step]:
-        """A remove and a put of the same object are one move: lift it here, put it there."""
-        before = self.expect.stacks
-        out = list(steps)
-        for removal in [s for s in steps if s.action == "remove" and s.source is not None]:
-            assert removal.source is not None
-            thing = before[removal.source][-1] if before[removal.source] else None
-            puts = [
-                s for s in out
-                if s.action == "put" and s.target is not None and c.stacks[s.target][-1:] == (thing,)
-            ]  # fmt: skip
-            if thing is None or not puts:
-                continue
-            target = min(puts, key=lambda s: self.geometry.distance(removal.source or 0, s.target or 0))
-            out.remove(removal)
-            out[out.index(target)] = Step("move", removal.source, target.target)
-        return out
+    def restore(
+        self, away: Mapping[int, tuple[Thing, ...]], reading: Sequence[R], evidence: Evidence, now: int
+    ) -> tuple[Step[int], ...]:
+        """What is left of putting the board back to the committed position after Take back or New game.
 
-    # --- mistakes -----------------------------------------------------------------------
-    def guidance(self, reading: tuple[R, ...]) -> list[Step]:
-        """How to get from ``reading`` back to the committed position, nearest pairs first."""
-        expected, empty = self.expect.reading, self.expect.empty
-        pairs = list(enumerate(zip(expected, reading, strict=True)))
-        missing = [i for i, (e, r) in pairs if r == empty != e]
-        extra = [i for i, (e, r) in pairs if e == empty != r]
-        wrong = [i for i, (e, r) in pairs if empty not in (e, r) and e != r]
-        steps: list[Step] = []
-        while missing and extra:
-            _, source, target = min(
-                (self.geometry.distance(x, m), x, m) for x in extra for m in missing
+        ``away`` holds the objects believed on the board (the position left
+        behind) where they differ from the committed position; the steps come
+        from those objects, so a stone to turn back is asked for even where the
+        sensors cannot see its side.  Anything else the reading shows out of place
+        is guided back as a mistake would be.
+        """
+        expect = self.expect
+        committed = expect.reading
+        target = {i: expect.stacks[i] for i in away}
+        start = {i: expect.reading_of(stack) for i, stack in away.items()}
+        steps = plan(away, target, expect.reversible, self.geometry.distance)
+        left = self._left(steps, committed, start, away, reading, evidence, now)
+        others = [i for i in expect.differing(reading) if i not in away]
+        return left + self.guidance(reading, others) if others else left
+
+    def _left(
+        self,
+        steps: Sequence[Step[int]],
+        wanted: Mapping[int, R] | Sequence[R],
+        start: Mapping[int, R] | Sequence[R],
+        objects: Mapping[int, tuple[Thing, ...]] | Sequence[tuple[Thing, ...]],
+        reading: Sequence[R],
+        evidence: Evidence,
+        now: int,
+    ) -> tuple[Step[int], ...]:
+        """The steps (or what is left of each) not yet done: a cell is done when it reads as wanted and,
+        where that reading is no change, a hand touched it.  ``objects`` are what stood on each cell at
+        the start, so a carried object counts as gone from its cell once the cell reads without it."""
+        reading_of = self.expect.reading_of
+
+        def done(cell: int) -> bool:
+            return reading[cell] == wanted[cell] and (
+                wanted[cell] != start[cell] or evidence.touched(cell, now)
             )
-            steps.append(Step("move", source, target))
-            extra.remove(source)
-            missing.remove(target)
-        steps.extend(Step("put", None, m) for m in missing)
-        steps.extend(Step("remove", x, None) for x in extra)
-        steps.extend(Step("turn", w, w) for w in wrong)
-        return steps
 
-    def _change(self, cell: int, stack: tuple[object, ...]) -> str:
-        """What a cell that keeps something needs: an object put on top ('put'), the top taken off
-        ('remove'), the same object showing its other side ('turn'), or another object ('replace')."""
-        old = self.expect.stacks[cell]
-        if len(stack) > len(old) and stack[: len(old)] == old:
-            return "put"
-        if len(stack) < len(old) and old[: len(stack)] == stack:
-            return "remove"
-        same_kind = bool(old and stack) and getattr(old[-1], "kind", None) == getattr(stack[-1], "kind", None)
-        return "turn" if same_kind else "replace"
+        out: list[Step[int]] = []
+        for step in steps:
+            if step.do is Do.MOVE and step.source is not None and step.target is not None:
+                there = objects[step.source]
+                without = reading_of(there[: len(there) - len(step.things)])
+                vacated = done(step.source) or reading[step.source] == without
+                if done(step.target) and vacated:
+                    continue
+                if done(step.target):
+                    out.append(Step(Do.REMOVE, step.source, None, step.things))
+                elif vacated:  # lifted already: it is in the hand
+                    out.append(Step(Do.PUT, None, step.target, step.things))
+                else:
+                    out.append(step)
+            elif not all(done(cell) for cell in step.cells):
+                out.append(step)
+        return tuple(out)
+
+    # --- mistakes --------------------------------------------------------------------------
+    def guidance(self, reading: Sequence[R], cells: Sequence[int] | None = None) -> tuple[Step[int], ...]:
+        """How to get from ``reading`` back to the committed position, object by object, nearest first.
+
+        Objects missing from a cell are fetched from the nearest cell whose
+        reading says they went there; what stands where nothing should is taken
+        off; a reversible object showing the wrong side is turned over.
+        """
+        expect = self.expect
+        stacks, reading_of = expect.stacks, expect.reading_of
+        differing = expect.differing(reading) if cells is None else cells
+        missing: dict[int, tuple[Thing, ...]] = {}
+        extra: list[int] = []
+        turns: list[Step[int]] = []
+        swaps: list[int] = []
+        for cell in differing:
+            held = self._lifted_from(cell, reading[cell])
+            if held:
+                missing[cell] = held
+            elif self._turned(cell, reading[cell]) is not None:
+                turns.append(Step(Do.TURN, cell, cell, (stacks[cell][-1],)))
+            elif stacks[cell]:
+                swaps.append(cell)
+            else:
+                extra.append(cell)
+        # What stands where another object should is taken off first; then the missing objects come back,
+        # each from the nearest cell whose reading says it went there, or from the hand or the box.
+        steps: list[Step[int]] = [Step(Do.REMOVE, cell, None, ()) for cell in swaps]
+        missing.update({cell: stacks[cell] for cell in swaps})
+        distance = self.geometry.distance
+        for cell in sorted(missing, key=lambda m: min((distance(m, x) for x in extra), default=0)):
+            things = missing[cell]
+            sources = [x for x in extra if reading[x] == reading_of(things)]
+            if sources:
+                source = min(sources, key=lambda x: distance(x, cell))
+                extra.remove(source)
+                steps.append(Step(Do.MOVE, source, cell, things))
+            else:
+                steps.append(Step(Do.PUT, None, cell, things))
+        steps.extend(Step(Do.REMOVE, x, None, ()) for x in extra)
+        steps.extend(turns)
+        return tuple(steps)
+
+    def _turned(self, cell: int, value: R) -> Thing | None:
+        """The top object turned over, if that is what ``cell`` reads (a Hall board sees the side up)."""
+        stack = self.expect.stacks[cell]
+        if not stack or stack[-1].kind not in self.expect.reversible or stack[-1].colour is None:
+            return None
+
+        top = stack[-1]
+        assert top.colour is not None
+        flipped = Thing(top.kind, 1 - top.colour)
+        return flipped if self.expect.reading_of((*stack[:-1], flipped)) == value else None

@@ -20,7 +20,7 @@ from engines.game import MoveError
 from engines.physical import Thing
 from host.session.diff import hand_actions
 from host.session.hands import Hands
-from host.session.session import BUTTONS
+from host.session.intent import Button
 from host.session.setup import Table
 from host.web.gestures import Gestures
 from host.web.server import PageServer
@@ -84,12 +84,13 @@ class TablePage:
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
         if kind == "button":
-            name = message.get("name")
-            if name not in BUTTONS:
-                self.message = f"no button {name!r} (buttons: {', '.join(BUTTONS)})"
+            try:
+                button = Button.named(str(message.get("name")))
+            except ValueError as exc:
+                self.message = str(exc)
                 return
             self.message = ""
-            self.table.play.on_button(self.table.loop.clock(), name)
+            self.table.play.on_button(self.table.loop.clock(), button)
         elif kind == "level":
             self._set_level(message.get("level"))
         elif kind in ("gesture", "move", "ai_move"):
@@ -144,7 +145,7 @@ class TablePage:
         assert rig is not None and self.hands is not None
         with rig.lock:
             before = rig.virtual.cells()
-        self.hands.run(hand_actions(before, self.table.game.cells(target)))
+        self.hands.run(hand_actions(self.table.game, before, self.table.game.cells(target)))
 
     def _collect(self) -> None:
         """Report what the hands could not do; forget what they finished."""

@@ -115,27 +115,6 @@ def light_json(light: Light) -> dict[str, Any]:
     }
 
 
-def status(session: Session) -> tuple[str, str]:
-    """What is happening, in words: (a short state id for the page's styling, the sentence)."""
-    game, pos = session.game, session.position
-    sides = SIDE_NAMES.get(game.id, ("Player 0", "Player 1"))
-    outcome = game.outcome(pos)
-    if outcome is not None:
-        if outcome.winner is None:
-            return "over", "Game over: a draw."
-        return "over", f"Game over: {sides[outcome.winner]} wins."
-    if session.restoring:
-        return "restore", "Put the board back as the LEDs show."
-    if session.thinking is not None:
-        return "thinking", f"The AI ({sides[game.to_move(pos)]}) is thinking..."
-    if session.pending is not None:
-        return "ai-move", f"The AI plays {game.format_move(pos, session.pending)}: make it on the board."
-    if session.asking:
-        return "asking", "Which move? Tap a blue cell, or press confirm for the one shown."
-    mover = game.to_move(pos)
-    return "your-move", f"{sides[mover]} to move."
-
-
 def picture(
     session: Session,
     stacks: Mapping[str, Sequence[Thing]],
@@ -150,8 +129,8 @@ def picture(
     or on a real board the committed position, with ``changed`` naming the
     cells whose sensors disagree with it (a piece lifted or put down).
     """
-    game, pos = session.game, session.position
-    state, words = status(session)
+    view = session.view()
+    game, pos = view.game, view.position
     score = game.score(pos)
     return {
         "type": "picture",
@@ -159,14 +138,14 @@ def picture(
         "changed": sorted(changed),
         "held": [str(t) for t in held],
         "box": box_counts(board, stacks, held),
-        "leds": {cell: light_json(light) for cell, light in sorted(session.scene.items())},
+        "leds": {cell: light_json(light) for cell, light in sorted(view.intent.scene.items())},
         "to_move": game.to_move(pos) if not game.is_over(pos) else None,
-        "state": state,
-        "status": words,
+        "state": view.intent.kind.value,
+        "status": view.status,
         "score": list(score) if score is not None else None,
-        "moves": list(session.moves),
+        "moves": list(view.moves),
         "pending": game.format_move(pos, session.pending) if session.pending is not None else None,
-        "hint": game.line_texts(pos, session.hint_line),
+        "hint": list(view.hint),
         "ai": ai_json(session),
         "message": message,
     }

@@ -9,6 +9,7 @@ from typing import Any
 
 from host.session.diff import hand_actions
 from host.session.hands import Hands
+from host.session.intent import Choose, Confirm, Kind
 from host.session.script import Action
 from host.session.setup import Table
 
@@ -59,12 +60,12 @@ class Person:
         """Make a legal move by hand, in a random order of hands, and see it committed."""
         session = self.table.session
         pos = session.position
-        self._perform(pos, self.game.play(pos, move))
+        self._perform(pos, self.game.play(pos, move), self.game.format_move(pos, move))
 
     def wait_for_ai(self) -> None:
         """Serve the board while the AI thinks (the LEDs stay live meanwhile)."""
         session = self.table.session
-        self.serve(TIMEOUT_S, until=lambda: session.thinking is None)
+        self.serve(TIMEOUT_S, until=lambda: not session.thinking)
 
     def carry_out_ai_move(self) -> set[str]:
         """Do what the LEDs ask for the AI's move; returns the cells that were lit for it."""
@@ -73,25 +74,25 @@ class Person:
         assert session.pending is not None
         lit = set(session.scene)
         pos = session.position
-        self._perform(pos, self.game.play(pos, session.pending))
+        self._perform(pos, self.game.play(pos, session.pending), self.game.format_move(pos, session.pending))
         return lit
 
-    def _perform(self, pos: Any, target: Any) -> None:
-        """Move the objects, then answer the LEDs' questions until the move is committed."""
+    def _perform(self, pos: Any, target: Any, text: str) -> None:
+        """Move the objects, then do what the board asks (in words and lights) until the move is committed."""
         session = self.table.session
         plies = len(session.moves)
-        self.act(hand_actions(self.game.cells(pos), self.game.cells(target), self.rng))
-        wanted = self.game.key(target)
+        self.act(hand_actions(self.game, self.game.cells(pos), self.game.cells(target), self.rng))
+        changed = {n for n, stack in self.game.cells(target).items() if stack != self.game.cells(pos)[n]}
         for _ in range(ANSWERS):
             self.serve(ANSWER_S, until=lambda: len(session.moves) > plies)
             if len(session.moves) > plies:
                 return
-            self._answer(wanted)
+            self._answer(text, changed)
             self._touch_what_is_done(self.game.cells(target))
-        verdict = session.verdict
-        kind = verdict.kind if verdict else None
-        choices = [c.label for c in verdict.choices] if verdict else []
-        raise AssertionError(f"the move was never committed: the tracker says {kind} {choices[:8]}")
+        intent = session.intent
+        raise AssertionError(
+            f"the move {text} was never committed: the board says {intent.kind}: {intent.sentence}"
+        )
 
     def _touch_what_is_done(self, target: dict[str, Any]) -> None:
         """Tap the lit cells that already look as the move wants.
@@ -103,28 +104,22 @@ class Person:
         session = self.table.session
         rig = self.table.rig
         assert rig is not None
-        if session.verdict is None or session.verdict.kind != "progress":
+        if session.intent.kind not in (Kind.TURN_UNDER_WAY, Kind.AI_MOVE, Kind.RESTORE):
             return
         with rig.lock:
             done = [cell for cell in sorted(session.scene) if rig.virtual.stack(cell) == tuple(target[cell])]
         self.act([Action(0, "tap", (cell,)) for cell in done if target[cell]])
 
-    def _answer(self, wanted: int) -> None:
-        """Confirm the choice the LEDs show if it is the move made, else tap to see another."""
-        session = self.table.session
+    def _answer(self, text: str, changed: set[str]) -> None:
+        """Confirm the move the board shows if it is the one made, else tap a cell of the one made."""
+        intent = self.table.session.intent
         assert self.table.rig is not None
-        shown = session.shown_choice
-        verdict = session.verdict
-        if shown is None and verdict is not None and verdict.kind == "confirm":
+        if isinstance(intent, Confirm) and intent.move.split()[-1] == text:
             self.table.rig.buttons.press("confirm")
-            return
-        if shown is None:
-            return
-        if self.game.key(shown.position) == wanted:
-            self.table.rig.buttons.press("confirm")
-            return
-        everywhere = frozenset.intersection(*(c.changed for c in session.asking))
-        mine = [c for c in session.asking if self.game.key(c.position) == wanted]
-        own = sorted(mine[0].changed - everywhere) if mine else []
-        cell = own[0] if own else min(shown.changed)
-        self.act([Action(0, "tap", (self.game.geometry.names[cell],))])
+        elif isinstance(intent, Choose):
+            if intent.shown.split()[-1] == text:
+                self.table.rig.buttons.press("confirm")
+                return
+            mine = sorted(changed - set(intent.scene))
+            cell = mine[0] if mine else min(intent.scene)
+            self.act([Action(0, "tap", (cell,))])

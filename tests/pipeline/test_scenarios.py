@@ -52,7 +52,9 @@ def test_an_illegal_move_is_shown_and_can_be_corrected() -> None:
         person = Person(table)
         do(person, "lift a4\nplace b6\nwait 300")
         scene = table.session.scene
-        assert scene["b6"].meaning.value == "lift" and scene["b6"].blink.value == "fast"  # take it from here...
+        assert (
+            scene["b6"].meaning.value == "lift" and scene["b6"].blink.value == "fast"
+        )  # take it from here...
         assert scene["a4"].meaning.value == "put"  # ...back to here
         assert table.session.moves == []
         do(person, "lift b6\nplace a4\nwait 300\nlift a4\nplace a6")
@@ -70,7 +72,10 @@ def test_take_back_by_hand_and_by_button(tmp_path: Path) -> None:
         assert table.session.moves == ["a4-a6"]
         do(person, "press take_back\nwait 300")
         assert table.session.moves == []
-        assert table.session.scene["a6"].meaning.value == "lift" and table.session.scene["a4"].meaning.value == "put"
+        assert (
+            table.session.scene["a6"].meaning.value == "lift"
+            and table.session.scene["a4"].meaning.value == "put"
+        )
         do(person, "lift a6\nplace a4")
         assert table.session.scene == {}
     assert replay(journal).moves == []

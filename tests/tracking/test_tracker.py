@@ -1,140 +1,214 @@
-"""The tracker's verdicts on hand-built readings of Desdemona positions, reed and Hall builds."""
+"""The tracker's verdicts on hand-built readings, with the evidence of where hands worked and when.
+
+Positions and the expected answers are worked out by hand from RULES.md.
+"""
 
 from __future__ import annotations
 
-from engines.desdemona import Desdemona, Position
-from engines.physical import Thing
-from host.tracking.candidates import Expectations
-from host.tracking.tracker import IN_SYNC, MATCH, MISMATCH, PROGRESS, Step, Tracker
+from collections.abc import Callable, Sequence
+from typing import Any
 
-GAME = Desdemona()
-NAMES = GAME.geometry.names
+from engines.desdemona import Desdemona
+from engines.game import Game
+from engines.kingofrings import KingOfRings
+from engines.physical import Thing
+from host.hardware.objects import reversible_kinds
+from host.tracking.candidates import Expectations
+from host.tracking.evidence import Evidence
+from host.tracking.plan import Do
+from host.tracking.tracker import Seen, Tracker
+
+DESDEMONA = Desdemona()
+NAMES = DESDEMONA.geometry.names
 
 
 def reed(stack: tuple[Thing, ...]) -> str:
-    return "magnet" if stack else "empty"
+    return "magnet" if any(t.kind != "tile" and not t.kind.startswith("ring") for t in stack) else "empty"
 
 
 def hall(stack: tuple[Thing, ...]) -> str:
     return "empty" if not stack else ("north", "south")[stack[-1].colour or 0]
 
 
-def tracker(history: list[Position], model=reed, pending=None) -> Tracker[str]:  # type: ignore[no-untyped-def]
-    return Tracker(Expectations(GAME, model, "empty", history, pending))
+def tracker(
+    game: Game[Any, Any],
+    history: Sequence[Any],
+    model: Callable[[tuple[Thing, ...]], str] = reed,
+    pending: Any = None,
+) -> Tracker[str]:
+    expect = Expectations(game, model, "empty", history, pending, reversible=reversible_kinds(game.id))
+    return Tracker(expect)
 
 
-def reading_of(pos: Position, model=reed, **changes: str) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
-    cells = GAME.cells(pos)
-    values = {name: model(cells[name]) for name in NAMES}
+def reading_of(
+    game: Game[Any, Any], pos: Any, model: Callable[[tuple[Thing, ...]], str] = reed, **changes: str
+) -> tuple[str, ...]:
+    cells = game.cells(pos)
+    values = {name: model(tuple(cells[name])) for name in game.geometry.names}
     values.update(changes)
-    return tuple(values[name] for name in NAMES)
+    return tuple(values[name] for name in game.geometry.names)
 
 
-def cells(*names: str) -> set[int]:
-    return {NAMES.index(n) for n in names}
+def touches(game: Game[Any, Any], *spans: tuple[str, int, int | None]) -> Evidence:
+    """Evidence from (cell, start, end) spans; end None: still off its committed reading."""
+    evidence = Evidence()
+    index = game.geometry.index
+    events = sorted(
+        [(start, name, True) for name, start, _ in spans]
+        + [(end, name, False) for name, _, end in spans if end is not None]
+    )
+    off: set[int] = set()
+    for t, name, starts in events:
+        now = off | {index[name]} if starts else off - {index[name]}
+        evidence = evidence.observe(t, off, now)
+        off = now
+    return evidence
 
 
-START = GAME.start()
+START = DESDEMONA.start()
+
+
+def name(cell: int | None) -> str | None:
+    return None if cell is None else NAMES[cell]
 
 
 def test_the_start_position_is_in_sync() -> None:
-    assert tracker([START]).observe(reading_of(START)).kind == IN_SYNC
+    assert (
+        tracker(DESDEMONA, [START]).observe(reading_of(DESDEMONA, START), Evidence(), 0).seen is Seen.IN_SYNC
+    )
 
 
-def test_a_completed_queen_move_is_a_match() -> None:
-    verdict = tracker([START]).observe(reading_of(START, a4="empty", a6="magnet"), cells("a4", "a6"))
-    assert verdict.kind == MATCH and verdict.match is not None
+def test_a_completed_first_queen_move_is_a_match() -> None:
+    reading = reading_of(DESDEMONA, START, a4="empty", a6="magnet")
+    verdict = tracker(DESDEMONA, [START]).observe(
+        reading, touches(DESDEMONA, ("a4", 0, None), ("a6", 0, 50)), 400
+    )
+    assert verdict.seen is Seen.MATCH and verdict.match is not None
     assert verdict.match.label == "a4-a6"
 
 
-def test_a_lifted_queen_shows_where_it_may_go() -> None:
-    verdict = tracker([START]).observe(reading_of(START, a4="empty"), cells("a4"))
-    assert verdict.kind == PROGRESS
-    destinations = {NAMES[i] for i in verdict.lifted[NAMES.index("a4")]}
-    assert destinations == {
-        "a5", "a6", "a3", "a2", "a1", "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4",
-        "b5", "c6", "d7", "e8", "f9", "b3", "c2",
-    }  # fmt: skip
+def test_a_lifted_queen_lights_only_its_reachable_squares_not_the_start_squares() -> None:
+    """After three plies the start position is a candidate (a new game set up by hand); a lifted queen
+    must still light only where a legal move takes it."""
+    pos = DESDEMONA.play_texts(["a4-a6", "a7-a8/a7", "d10-d8/d10"])
+    history = [START]
+    for text in ["a4-a6", "a7-a8/a7", "d10-d8/d10"]:
+        history.append(DESDEMONA.play_texts([text], history[-1]))
+    assert history[-1] == pos
+    reading = reading_of(DESDEMONA, pos, a8="empty")  # White's queen on a8 lifted
+    verdict = tracker(DESDEMONA, history).observe(reading, touches(DESDEMONA, ("a8", 0, None)), 300)
+    assert verdict.seen is Seen.PROGRESS
+    targets = {NAMES[i] for i in verdict.lifted[NAMES.index("a8")]}
+    # By hand: from a8 the queen slides along rank 8 (b8..c8, d8 holds a queen), file a (a9, a10; a7 has a
+    # stone), and the diagonals b9-c10 and b7-c6-d5-e4-f3-g2-h1.
+    assert targets == {"b8", "c8", "a9", "a10", "b9", "c10", "b7", "c6", "d5", "e4", "f3", "g2", "h1"}
+    assert "a7" not in targets and "d10" not in targets  # start squares of White's queens: not moves
 
 
-def test_an_illegal_move_is_guided_back_one_pair_at_a_time() -> None:
-    # a4 to b6 is no queen move: the guidance pairs the extra queen on b6 with the empty a4.
-    verdict = tracker([START]).observe(reading_of(START, a4="empty", b6="magnet"), cells("a4", "b6"))
-    assert verdict.kind == MISMATCH
-    assert verdict.steps == (Step("move", NAMES.index("b6"), NAMES.index("a4")),)
+def test_a_wrong_queen_move_is_guided_back_by_the_object() -> None:
+    reading = reading_of(DESDEMONA, START, a4="empty", b6="magnet")  # a4 to b6 is no queen move
+    verdict = tracker(DESDEMONA, [START]).observe(
+        reading, touches(DESDEMONA, ("a4", 0, None), ("b6", 60, None)), 400
+    )
+    assert verdict.seen is Seen.MISMATCH
+    (step,) = verdict.steps
+    assert (step.do, NAMES[step.source or 0], NAMES[step.target or 0]) == (Do.MOVE, "b6", "a4")
+    assert step.things == (Thing("queen", 0),)
 
 
-def test_missing_and_extra_objects_pair_by_distance() -> None:
-    # Two queens gone (a4, j7) and two strangers (a3 next to a4, j9 two from j7): nearest pairs.
-    reading = reading_of(START, a4="empty", j7="empty", a3="magnet", j9="magnet")
-    steps = tracker([START]).observe(reading, cells("a4", "j7", "a3", "j9")).steps
-    assert set(steps) == {
-        Step("move", NAMES.index("a3"), NAMES.index("a4")),
-        Step("move", NAMES.index("j9"), NAMES.index("j7")),
-    }
-    assert steps[0] == Step("move", NAMES.index("a3"), NAMES.index("a4"))  # the nearer pair first
+def test_a_stone_put_where_the_queen_was_is_taken_off_and_the_queen_put_back() -> None:
+    """Hall: the queen a4 went to a6 and a White stone stands on a4.  Black's first move has no shot,
+    so this is a mistake; the guidance must not take the queen off and leave the stone."""
+    reading = reading_of(DESDEMONA, START, hall, a4="south", a6="north")
+    verdict = tracker(DESDEMONA, [START], hall).observe(reading, Evidence(), 400)
+    assert verdict.seen is Seen.MISMATCH
+    said = [(s.do, name(s.source), name(s.target)) for s in verdict.steps]
+    assert said == [(Do.REMOVE, "a4", None), (Do.MOVE, "a6", "a4")]  # the stone off, the queen from a6 back
 
 
-def test_a_shot_onto_the_square_just_left_needs_that_square_touched() -> None:
-    after = GAME.play_texts(["a4-a6"])
-    t = tracker([START, after])
-    # White a7 -> a8 and a Black stone on a7: under reed a7 reads "magnet" before and after.
-    reading = reading_of(after, a8="magnet")
-    assert t.observe(reading, cells("a8")).kind != MATCH  # a7 never lifted: not that shot
-    verdict = t.observe(reading, cells("a7", "a8"))
-    assert verdict.kind == MATCH and verdict.match is not None and verdict.match.label == "a7-a8/a7"
+KOR = KingOfRings()
 
 
-def test_putting_the_last_move_back_is_a_take_back() -> None:
-    after = GAME.play_texts(["a4-a6"])
-    verdict = tracker([START, after]).observe(reading_of(START), cells("a4", "a6"))
-    assert verdict.kind == MATCH and verdict.match is not None and verdict.match.back == 1
+def test_a_knocked_neighbour_is_no_capture_by_a_knight_lifted_later() -> None:
+    """King of Rings on reed: Light's knight on b3 (one ring) may capture Dark's on a4 (RULES.md: a holder
+    with one ring jumps one square, onto an enemy knight).  The neighbour a4 was knocked (off for 60 ms)
+    before the knight on b3 was lifted: the reading (b3 empty, a4 full) is the knight in the hand, not the
+    capture b3xa4.  Emptied and refilled after the lift, it is the capture."""
+    pos = kor_before_capture()
+    reading = reading_of(KOR, pos, b3="empty")
+    knocked = touches(KOR, ("a4", 100, 160), ("b3", 500, None))
+    assert tracker(KOR, [pos]).observe(reading, knocked, 800).seen is Seen.PROGRESS
+    in_order = touches(KOR, ("b3", 100, None), ("a4", 300, 600))
+    verdict = tracker(KOR, [pos]).observe(reading, in_order, 900)
+    assert verdict.seen is Seen.MATCH and verdict.match is not None and verdict.match.label == "b3xa4"
 
 
-CAPTURE = Desdemona.from_diagram(
-    "\n".join([". . . . . . . . . ."] * 7)
-    + "\n. . . . . . . . . .\n. . . . o o . . . .\n. . . B . . . . . W"
-)
+def kor_before_capture() -> Any:
+    return KOR.play_texts(["a1-b1", "b6-a5", "b2-b3", "a5-a4"])
 
 
-def test_a_capture_under_reed_waits_until_the_turned_stones_were_touched() -> None:
-    t = tracker([CAPTURE])
-    # d1 -> d2, Black stone on g2 (after e2 f2): same reading as before for e2 and f2.
-    reading = reading_of(CAPTURE, d1="empty", d2="magnet", g2="magnet")
-    verdict = t.observe(reading, cells("d1", "d2", "g2"))
-    assert verdict.kind == PROGRESS
-    assert {(s.action, NAMES[s.source or 0]) for s in verdict.todo} == {("turn", "e2"), ("turn", "f2")}
-    verdict = t.observe(reading, cells("d1", "d2", "g2", "e2", "f2"))
-    assert verdict.kind == MATCH and verdict.match is not None and verdict.match.label == "d1-d2xg2"
+def test_a_glitch_shorter_than_a_touch_is_no_evidence() -> None:
+    pos = kor_before_capture()
+    reading = reading_of(KOR, pos, b3="empty")
+    phantom = touches(KOR, ("b3", 100, None), ("a4", 300, 310))  # 10 ms: a phantom, not a hand
+    assert tracker(KOR, [pos]).observe(reading, phantom, 900).seen is Seen.PROGRESS
 
 
-def test_a_capture_under_hall_is_seen_in_the_polarity() -> None:
-    t = tracker([CAPTURE], hall)
-    reading = reading_of(CAPTURE, hall, d1="empty", d2="north", g2="north", e2="north", f2="north")
-    verdict = t.observe(reading, cells("d1", "d2", "g2", "e2", "f2"))
-    assert verdict.kind == MATCH and verdict.match is not None and verdict.match.label == "d1-d2xg2"
-    # Half done: one stone still White: progress, and the LEDs ask for f2 to be turned.
-    half = reading_of(CAPTURE, hall, d1="empty", d2="north", g2="north", e2="north")
-    verdict = t.observe(half, cells("d1", "d2", "g2", "e2"))
-    assert verdict.kind == PROGRESS
-    assert [(s.action, NAMES[s.source or 0]) for s in verdict.todo] == [("turn", "f2")]
+def test_a_capture_is_a_knight_taken_off_and_one_carried_not_a_knight_turned_over() -> None:
+    pos = kor_before_capture()
+    expect = Expectations(KOR, reed, "empty", [pos], reversible=reversible_kinds(KOR.id))
+    capture = expect.candidate_for((KOR.parse_move(pos, "b3xa4"),))
+    steps = [(s.do, s.source, s.target) for s in capture.steps]
+    index = KOR.geometry.index
+    assert (Do.REMOVE, index["a4"], None) in steps and (Do.MOVE, index["b3"], index["a4"]) in steps
+    assert all(s.do is not Do.TURN for s in capture.steps)
 
 
-def test_the_ai_move_then_a_reply_is_two_moves() -> None:
-    after = GAME.play_texts(["a4-a6"])
-    ai_move = GAME.parse_move(after, "a7-a8/a7")
-    t = tracker([START, after], pending=ai_move)
-    ai_done = GAME.play(after, ai_move)
-    verdict = t.observe(reading_of(ai_done), cells("a7", "a8"))
-    assert verdict.kind == MATCH and verdict.match is not None and verdict.match.label == "a7-a8/a7"
-    reply = GAME.play_texts(["a6-b6/a6"], ai_done)
-    verdict = t.observe(reading_of(reply), cells("a7", "a8", "a6", "b6"))
-    assert verdict.kind == MATCH and verdict.match is not None
-    assert verdict.match.label == "a7-a8/a7 a6-b6/a6"
-    # Any other White move is not accepted while the AI's move waits (Hall sees the colours).
-    t = tracker([START, after], hall, pending=ai_move)
-    other = GAME.play_texts(["d1-d2/d1"], after)
-    verdict = t.observe(reading_of(other, hall), cells("d1", "d2"))
-    assert verdict.kind == MISMATCH
-    d1, d2 = NAMES.index("d1"), NAMES.index("d2")
-    assert verdict.steps == (Step("remove", d2, None), Step("turn", d1, d1))
+def test_a_drop_beside_your_own_knight_needs_no_confirm() -> None:
+    """A drop is a knight from the hand: the step of the knight next to it onto the same ring is not a
+    longer version of it (that knight would leave its square)."""
+    pos = KOR.play_texts(["b3xa4"], kor_before_capture())  # Dark's captured holder went to Dark's hand
+    own = [
+        KOR.geometry.index[n] for n, stack in KOR.cells(pos).items() if stack[-1:] == (Thing("knight", 1),)
+    ]
+    drops = [t for t in KOR.legal_texts(pos) if t.startswith("*")]
+    text = next(
+        t for t in drops if any(KOR.geometry.distance(KOR.geometry.index[t[1:]], c) == 1 for c in own)
+    )
+    after = KOR.play_texts([text], pos)
+    reading = reading_of(KOR, after)
+    verdict = tracker(KOR, [pos]).observe(reading, Evidence(), 600)
+    assert verdict.seen is Seen.MATCH and verdict.match is not None and verdict.match.label == text
+
+
+def test_a_take_back_on_reed_asks_for_the_stones_to_be_turned_back() -> None:
+    """Desdemona on reed after a capture: putting the queen back and lifting the new stone reads as the
+    position before, but the turned stones must be turned back too - the LEDs ask until they are touched."""
+    pos = Desdemona.from_diagram(
+        """
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . . . . . . . . . .
+        . o o . . . . . . .
+        B . . . W . . . . .
+        """
+    )
+    capture = DESDEMONA.parse_move(pos, "a1-a2xd2")
+    after = DESDEMONA.play(pos, capture)
+    expect = Expectations(DESDEMONA, reed, "empty", [pos], reversible=reversible_kinds(DESDEMONA.id))
+    back = Tracker(expect)
+    away = {i: tuple(DESDEMONA.cells(after)[NAMES[i]]) for i in expect.candidate_for((capture,)).changed}
+    reading = reading_of(DESDEMONA, pos)  # queen back on a1, the stone off d2: reads as before
+    left = back.restore(
+        away, reading, touches(DESDEMONA, ("a2", 0, 200), ("a1", 0, 200), ("d2", 0, 200)), 900
+    )
+    assert {(s.do, NAMES[s.target or 0]) for s in left} == {(Do.TURN, "b2"), (Do.TURN, "c2")}
+    turned = touches(
+        DESDEMONA, ("a2", 0, 200), ("a1", 0, 200), ("d2", 0, 200), ("b2", 300, 360), ("c2", 400, 460)
+    )
+    assert back.restore(away, reading, turned, 900) == ()

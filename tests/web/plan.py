@@ -12,7 +12,9 @@ planned (the test then types it).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
+from engines.game import Game
 from engines.physical import Thing
 from host.session.diff import hand_actions
 
@@ -20,8 +22,10 @@ Stack = tuple[Thing, ...]
 Gesture = tuple[str, str]  # (verb, cell or object)
 
 
-def plan(before: Mapping[str, Stack], after: Mapping[str, Stack]) -> list[Gesture] | None:
-    actions = hand_actions(before, after)
+def plan(
+    game: Game[Any, Any], before: Mapping[str, Stack], after: Mapping[str, Stack]
+) -> list[Gesture] | None:
+    actions = hand_actions(game, before, after)
     stacks = {cell: list(stack) for cell, stack in before.items()}
     held: list[Thing] = []
     gestures: list[Gesture] = []

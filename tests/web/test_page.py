@@ -78,7 +78,7 @@ def check_lift(page: Any, game: Game[Any, Any], pos: Any, cell: str) -> None:
 
 def make(page: Any, game: Game[Any, Any], pos: Any, move: Any) -> str:
     """Make ``move`` with the mouse where a person could, else type it; says which."""
-    gestures = plan(game.cells(pos), game.cells(game.play(pos, move)))
+    gestures = plan(game, game.cells(pos), game.cells(game.play(pos, move)))
     if gestures is None:
         page.fill("#move-text", game.format_move(pos, move))
         page.click("#move-form button[type=submit]")
@@ -108,7 +108,7 @@ def test_a_game_played_through_the_page(game_id: str, page: Any, tmp_path: Path)
             page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
             pos = position_of(game, page)
             moves = game.legal_moves(pos)
-            plans = {m: plan(game.cells(pos), game.cells(game.play(pos, m))) for m in moves}
+            plans = {m: plan(game, game.cells(pos), game.cells(game.play(pos, m))) for m in moves}
             simple = [m for m in moves if plans[m] is not None]
             lifting = [m for m in simple if plans[m][0][0] == "lift"]
             move = rng.choice(lifting if turn == 0 and lifting else simple or moves)

@@ -1,0 +1,478 @@
+"""The session core: one pure, clock-free step function from (state, event) to the next state.
+
+Everything the board does is decided here - which reading commits which move,
+when to wait, when to ask, what a button does, what the board wants next - and
+nothing here touches a clock, a thread, a file or a serial port.  Time comes
+only with the events (the time a reading was taken, a tick), the AI's answers
+come back as events, and what must happen outside (save a move, ask the AI) is
+returned as effects for the session's shell to carry out.  So the tests can
+drive it by tables, like QMK's debounce tests, and replay any order of events.
+
+Legal by construction: a candidate is only ever taken from the expectations
+of the committed position as it is at that moment, and every verdict, choice
+or confirm derived from an older position is dropped when the position changes
+(the ``version`` of the game log counts those changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from engines.game import Game
+from engines.physical import Thing
+from host.session.intent import Button, Intent, RestoreReason, YourTurn
+from host.tracking.candidates import Candidate, Expectations, Route
+from host.tracking.evidence import Evidence
+from host.tracking.tracker import Seen, Tracker, Verdict
+
+
+@dataclass(frozen=True)
+class Settings:
+    # A reading counts as settled after this long unchanged; nothing is taken before.  Longer than a
+    # slow slide rests on each cell it crosses (150 ms), so a move is never taken half way.
+    settle_ms: int = 250
+    ai_side: int | None = 1  # None: two humans
+    # The AI thinks on a worker thread so that the LEDs and the tracker stay live meanwhile;
+    # tests of the session's logic alone turn this off to get the move at once.
+    think_in_background: bool = True
+
+
+# --- the state -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Log:
+    """The committed game: every position and the moves between them.  ``version`` counts changes."""
+
+    history: tuple[Any, ...]
+    moves: tuple[str, ...] = ()
+    version: int = 0
+
+    @property
+    def position(self) -> Any:
+        return self.history[-1]
+
+
+@dataclass(frozen=True)
+class Asking:
+    """A choice between candidates the sensors cannot tell apart, and the taps that answer it."""
+
+    choices: tuple[Candidate[Any], ...]
+    base: tuple[Hashable, ...]  # the reading when the question was asked
+    moved: frozenset[int] = frozenset()  # cells off the base reading since (a tap under way)
+    highlight: int = 0
+
+    @property
+    def shown(self) -> Candidate[Any]:
+        return self.choices[self.highlight % len(self.choices)]
+
+
+@dataclass(frozen=True)
+class Away:
+    """The board still shows another position (Take back, New game): what it is believed to hold."""
+
+    reason: RestoreReason
+    objects: dict[int, tuple[Thing, ...]]  # where they differ from the committed position
+
+
+@dataclass(frozen=True)
+class State:
+    log: Log
+    pending: Any | None = None  # the AI's move, to be made by hand
+    thinking: bool = False  # the AI was asked for a move at this version
+    hinting: bool = False
+    hint: tuple[Any, ...] = ()
+    away: Away | None = None
+    reading: tuple[Hashable, ...] | None = None
+    differing: frozenset[int] = frozenset()
+    changed_at: int = 0  # when the reading last changed (the time it was taken)
+    now: int = 0
+    evidence: Evidence = field(default_factory=Evidence)
+    asking: Asking | None = None
+    wary: bool = False  # a mistake is shown (the board settled on no legal move)
+    intent: Intent = field(default_factory=lambda: YourTurn(""))
+    shown_for: tuple[int, Any] | None = None  # the (version, pending) the intent was worked out for
+
+
+# --- events and effects ----------------------------------------------------------------------
+@dataclass(frozen=True)
+class Reading:
+    t: int
+    values: tuple[Hashable, ...]
+
+
+@dataclass(frozen=True)
+class Tick:
+    t: int
+
+
+@dataclass(frozen=True)
+class Press:
+    t: int
+    button: Button
+
+
+@dataclass(frozen=True)
+class AiMoved:
+    t: int
+    version: int
+    move: Any
+
+
+@dataclass(frozen=True)
+class HintFound:
+    t: int
+    version: int
+    line: tuple[Any, ...]
+
+
+Event = Reading | Tick | Press | AiMoved | HintFound
+
+
+@dataclass(frozen=True)
+class Played:
+    """A move committed: save it, then show it."""
+
+    text: str
+    ply: int
+
+
+@dataclass(frozen=True)
+class TookBack:
+    plies: int
+
+
+@dataclass(frozen=True)
+class NewGame:
+    pass
+
+
+@dataclass(frozen=True)
+class AskAi:
+    version: int
+    position: Any
+
+
+@dataclass(frozen=True)
+class AskHint:
+    version: int
+    position: Any
+
+
+Effect = Played | TookBack | NewGame | AskAi | AskHint
+
+
+# --- what stays the same for a whole game ---------------------------------------------------------
+class Context:
+    """The game and the board's sensing, and the expectations of the committed position (a memo)."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        reading_of: Callable[[tuple[Thing, ...]], Hashable],
+        empty: Hashable,
+        settings: Settings,
+        reversible: frozenset[str],
+        describe: Callable[[Context, State, Verdict[Hashable] | None], Intent],
+        hints: bool,
+    ) -> None:
+        self.game = game
+        self.reading_of = reading_of
+        self.empty = empty
+        self.settings = settings
+        self.reversible = reversible
+        self.describe = describe
+        self.hints = hints
+        self._expect: Expectations[Hashable] | None = None
+        self._tracker: Tracker[Hashable] | None = None
+        self._verdict: tuple[Any, Verdict[Hashable]] | None = None
+
+    def expect(self, state: State) -> Expectations[Hashable]:
+        current = self._expect
+        if current is None or current.history is not state.log.history or current.pending != state.pending:
+            current = Expectations(
+                self.game,
+                self.reading_of,
+                self.empty,
+                state.log.history,
+                state.pending,
+                reversible=self.reversible,
+            )
+            self._expect, self._tracker, self._verdict = current, Tracker(current), None
+        return current
+
+    def tracker(self, state: State) -> Tracker[Hashable]:
+        self.expect(state)
+        assert self._tracker is not None
+        return self._tracker
+
+    def verdict(self, state: State) -> Verdict[Hashable]:
+        """The tracker's verdict on the state's reading (the same reading and evidence: the same verdict)."""
+        assert state.reading is not None
+        tracker = self.tracker(state)
+        key = (state.reading, state.evidence)
+        if self._verdict is None or self._verdict[0] != key:
+            self._verdict = (key, tracker.observe(state.reading, state.evidence, state.now))
+        return self._verdict[1]
+
+    def to_move(self, state: State) -> int:
+        return self.game.to_move(state.log.position)
+
+    def ai_to_move(self, state: State) -> bool:
+        side = self.settings.ai_side
+        return side is not None and not self.game.is_over(state.log.position) and self.to_move(state) == side
+
+
+# --- the step function ---------------------------------------------------------------------------
+def start(ctx: Context, log: Log) -> tuple[State, list[Effect]]:
+    """The state of a session that begins (or resumes) at ``log``."""
+    effects: list[Effect] = []
+    state = _prepared(ctx, State(log), effects)
+    return _settled(ctx, state, effects), effects
+
+
+def step(ctx: Context, state: State, event: Event) -> tuple[State, list[Effect]]:
+    """The next state after ``event``, and what must happen outside the core."""
+    effects: list[Effect] = []
+    state = replace(state, now=max(state.now, event.t))
+    if isinstance(event, Reading):
+        # The reading it replaces stood until this one was taken: act on it as of then (readings that
+        # waited in a queue during a stall keep their own times, so two moves never merge).
+        state = _read(ctx, _settled(ctx, state, effects), event)
+    elif isinstance(event, Press):
+        state = _press(ctx, state, event.button, effects)
+    elif isinstance(event, AiMoved):
+        if event.version == state.log.version and state.thinking:
+            state = _take_ai_move(ctx, replace(state, thinking=False, pending=event.move), effects)
+    elif isinstance(event, HintFound) and event.version == state.log.version and state.hinting:
+        state = replace(state, hinting=False, hint=event.line if state.pending is None else ())
+    return _settled(ctx, state, effects), effects
+
+
+def _read(ctx: Context, state: State, event: Reading) -> State:
+    if event.values == state.reading:
+        return state
+    expect = ctx.expect(state)
+    differing = frozenset(expect.differing(event.values))
+    evidence = state.evidence.observe(event.t, state.differing, differing)
+    state = replace(
+        state,
+        reading=event.values,
+        differing=differing,
+        evidence=evidence,
+        changed_at=event.t,
+        hint=(),
+    )
+    if state.asking is not None:
+        state = _watch_taps(ctx, state)
+    return state
+
+
+def _watch_taps(ctx: Context, state: State) -> State:
+    """While asking, a cell lifted and put back (or touched with a piece) answers.
+
+    A tap on a cell that only some choices change picks among those; any other
+    tap shows the next choice.  Confirm takes the one shown.
+    """
+    asking = state.asking
+    assert asking is not None and state.reading is not None
+    moved = {i for i, (a, b) in enumerate(zip(asking.base, state.reading, strict=True)) if a != b}
+    if moved:
+        return replace(state, asking=replace(asking, moved=asking.moved | moved))
+    tapped = asking.moved
+    if not tapped:
+        return state
+    asking = replace(asking, moved=frozenset())
+    everywhere = frozenset.intersection(*(c.changed for c in asking.choices))
+    picked = [c for c in asking.choices if tapped & (c.changed - everywhere)]
+    if len(picked) == 1:
+        return replace(state, asking=replace(asking, choices=(picked[0],), highlight=0))
+    return replace(state, asking=replace(asking, highlight=asking.highlight + 1))
+
+
+def _press(ctx: Context, state: State, button: Button, effects: list[Effect]) -> State:
+    if button is Button.CONFIRM:
+        chosen = _confirmable(ctx, state)
+        return state if chosen is None else _commit(ctx, state, chosen, effects)
+    if button is Button.TAKE_BACK:
+        return _take_back(ctx, state, effects)
+    if button is Button.NEW_GAME:
+        return _new_game(ctx, state, effects)
+    if (
+        ctx.hints
+        and not state.thinking
+        and state.pending is None
+        and not ctx.game.is_over(state.log.position)
+    ):
+        effects.append(AskHint(state.log.version, state.log.position))
+        return replace(state, hinting=True)
+    return state
+
+
+def _confirmable(ctx: Context, state: State) -> Candidate[Hashable] | None:
+    """What Confirm takes now: the choice shown, or the one move the board shows now that waits for it."""
+    if state.away is not None or state.thinking or state.reading is None:
+        return None
+    if state.asking is not None:
+        return state.asking.shown
+    verdict = ctx.verdict(state)
+    if verdict.seen in (Seen.CONFIRM, Seen.MATCH) and verdict.match is not None:
+        return verdict.match
+    return None
+
+
+def _settled(ctx: Context, state: State, effects: list[Effect]) -> State:
+    """Act on the reading as it stands (commit, ask, wait), then say what the board wants."""
+    for _ in range(8):  # a commit may be followed by a forced move or a board that already shows the next
+        before = state.log.version
+        state = _evaluate(ctx, state, effects)
+        if state.log.version == before:
+            break
+    verdict = None
+    if state.reading is not None and state.away is None and not state.thinking:
+        verdict = ctx.verdict(state)
+    intent = ctx.describe(ctx, state, verdict)
+    return replace(state, intent=intent, shown_for=(state.log.version, state.pending))
+
+
+def _evaluate(ctx: Context, state: State, effects: list[Effect]) -> State:
+    if state.reading is None:
+        return state
+    tracker = ctx.tracker(state)
+    if state.away is not None:
+        left = tracker.restore(state.away.objects, state.reading, state.evidence, state.now)
+        if left or state.differing:
+            return state
+        state = replace(state, away=None, evidence=Evidence(), wary=False)
+    verdict = ctx.verdict(state)
+    stable = state.now - state.changed_at
+    settled = stable >= ctx.settings.settle_ms
+    if state.thinking:
+        # The AI thinks about the committed position: only a take-back by hand is taken meanwhile.
+        undo = verdict.match is not None and verdict.match.route is not Route.MOVES
+        if verdict.seen is Seen.MATCH and undo and settled:
+            return _commit(ctx, state, verdict.match, effects)  # type: ignore[arg-type]
+        return replace(state, wary=True) if verdict.seen is not Seen.IN_SYNC and settled else state
+    if verdict.seen is Seen.MATCH and verdict.match is not None and settled:
+        return _commit(ctx, state, verdict.match, effects)
+    if verdict.seen is Seen.AMBIGUOUS and settled and state.asking is None:
+        return replace(state, asking=Asking(verdict.choices, state.reading or ()))
+    if state.asking is not None and settled and state.reading != state.asking.base:
+        return replace(state, asking=None)  # the board moved on: the question no longer stands
+    if verdict.seen is Seen.MISMATCH and settled:
+        return replace(state, wary=True)
+    return state
+
+
+# --- changes of the committed position ---------------------------------------------------------------
+def _commit(ctx: Context, state: State, candidate: Candidate[Hashable], effects: list[Effect]) -> State:
+    """Commit a candidate of the current expectations (never one of an older position)."""
+    expect = ctx.expect(state)
+    if candidate.source is not expect:
+        return state
+    game, log = ctx.game, state.log
+    history, moves = list(log.history), list(log.moves)
+    if candidate.back:
+        del history[-candidate.back :]
+        del moves[-candidate.back :]
+        effects.append(TookBack(candidate.back) if candidate.route is Route.TAKE_BACK else NewGame())
+    pos = history[-1]
+    for move in candidate.moves:
+        if move not in game.legal_moves(pos):  # cannot happen: candidates are legal moves of this position
+            raise AssertionError(f"not legal here: {game.format_move(pos, move)}")
+        text = game.format_move(pos, move)
+        pos = game.play(pos, move)
+        history.append(pos)
+        moves.append(text)
+        effects.append(Played(text, len(moves)))
+    state = _changed(state, Log(tuple(history), tuple(moves), log.version + 1))
+    return _prepared(ctx, state, effects)
+
+
+def _changed(state: State, log: Log, away: Away | None = None) -> State:
+    """A new committed position: everything derived from the old one is dropped."""
+    return replace(
+        state,
+        log=log,
+        pending=None,
+        thinking=False,
+        hinting=False,
+        hint=(),
+        away=away,
+        asking=None,
+        evidence=Evidence(),
+        wary=False,
+        differing=frozenset(),
+    )
+
+
+def _prepared(ctx: Context, state: State, effects: list[Effect]) -> State:
+    """After a change of position: re-read the board against it, play a forced pass, wake the AI."""
+    if state.reading is not None:
+        expect = ctx.expect(state)
+        differing = frozenset(expect.differing(state.reading))
+        state = replace(state, differing=differing, evidence=Evidence().observe(state.now, (), differing))
+    forced = _forced(ctx, state)
+    if forced is not None:
+        return _commit(ctx, state, forced, effects)
+    if ctx.ai_to_move(state) and state.pending is None and not state.thinking:
+        effects.append(AskAi(state.log.version, state.log.position))
+        return replace(state, thinking=True)
+    return state
+
+
+def _take_ai_move(ctx: Context, state: State, effects: list[Effect]) -> State:
+    forced = _forced(ctx, state)  # an AI pass needs no hands
+    return _commit(ctx, state, forced, effects) if forced is not None else state
+
+
+def _forced(ctx: Context, state: State) -> Candidate[Hashable] | None:
+    """A move nobody has to make with their hands (a pass) when it is the only one."""
+    game, pos = ctx.game, state.log.position
+    if game.is_over(pos) or state.away is not None:
+        return None
+    moves = [state.pending] if state.pending is not None else game.legal_moves(pos)
+    if len(moves) != 1 or game.changed_cells(pos, moves[0]):
+        return None
+    return ctx.expect(state).candidate_for((moves[0],))
+
+
+def _take_back(ctx: Context, state: State, effects: list[Effect]) -> State:
+    """Back to the player's previous turn; the LEDs then guide the board back."""
+    log, side = state.log, ctx.settings.ai_side
+    if not log.moves:
+        return state
+    plies = 1
+    while plies < len(log.moves) and side is not None and ctx.game.to_move(log.history[-1 - plies]) == side:
+        plies += 1
+    effects.append(TookBack(plies))
+    new = Log(log.history[:-plies], log.moves[:-plies], log.version + 1)
+    return _prepared(
+        ctx, _changed(state, new, _away(ctx, log.position, new.position, RestoreReason.TAKE_BACK)), effects
+    )
+
+
+def _new_game(ctx: Context, state: State, effects: list[Effect]) -> State:
+    log = state.log
+    if not log.moves and state.away is None:
+        return state
+    effects.append(NewGame())
+    new = Log((log.history[0],), (), log.version + 1)
+    away = _away(ctx, log.position, new.position, RestoreReason.NEW_GAME)
+    return _prepared(ctx, _changed(state, new, away), effects)
+
+
+def _away(ctx: Context, left: Any, target: Any, reason: RestoreReason) -> Away | None:
+    """The objects of the position left behind, where they differ from the one to set up."""
+    names = ctx.game.geometry.names
+    old, new = ctx.game.cells(left), ctx.game.cells(target)
+    objects = {i: tuple(old[n]) for i, n in enumerate(names) if tuple(old[n]) != tuple(new[n])}
+    return Away(reason, objects) if objects else None
+
+
+def remaining_of(ctx: Context, state: State, moves: Sequence[Any]) -> tuple[Any, ...]:
+    """What is left to do on the board for ``moves`` from the committed position (the AI's, a hint)."""
+    expect = ctx.expect(state)
+    candidate = expect.candidate_for(tuple(moves))
+    reading = state.reading if state.reading is not None else expect.reading
+    return ctx.tracker(state).remaining(candidate, reading, state.evidence, state.now)

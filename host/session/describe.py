@@ -1,0 +1,259 @@
+"""From the core's state to the board's intent: which kind, its LED scene, its sentence, its buttons.
+
+Pure: the same state gives the same intent.  The scene and the words are built
+from the same steps, so what the LEDs ask and what the sentence says can never
+disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
+
+from host.session import words
+from host.session.core import Context, State, remaining_of
+from host.session.intent import (
+    AiMove,
+    AiThinking,
+    Button,
+    Choose,
+    Confirm,
+    GameOver,
+    Intent,
+    Lifted,
+    Mistake,
+    Restore,
+    RestoreReason,
+    Step,
+    TurnUnderWay,
+    YourTurn,
+)
+from host.session.lights import Blink, Light, Meaning
+from host.session.outcome import explain
+from host.tracking import plan
+from host.tracking.candidates import Candidate
+from host.tracking.plan import Do
+from host.tracking.tracker import Seen, Verdict
+
+Scene = dict[str, Light]
+RESTORE_WORDS = {
+    RestoreReason.TAKE_BACK: "Take back: set the board back one turn",
+    RestoreReason.NEW_GAME: "New game: set up the start position",
+    RestoreReason.AI_THINKING: "Put the board back",
+}
+SAID_STEPS = 3  # a sentence names this many steps at most, then says how many more
+
+
+def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> Intent:
+    game, pos = ctx.game, state.log.position
+    names = game.geometry.names
+    buttons = _buttons(ctx, state)
+    if state.away is not None:
+        return _restore(ctx, state, buttons)
+    outcome = game.outcome(pos)
+    if outcome is not None:
+        reason, cells = explain(game, pos)
+        winner = "a draw" if outcome.winner is None else f"{words.side_name(game, outcome.winner)} wins"
+        sentence = f"Game over: {winner}{': ' + reason if reason else ''}. Press New game to play again."
+        scene = {cell: Light(Meaning.RESULT, Blink.SLOW) for cell in cells}
+        return GameOver(
+            sentence, scene, buttons, winner=outcome.winner, reason=reason, cells=frozenset(cells)
+        )
+    side = ctx.to_move(state)
+    if state.thinking:
+        if state.differing and state.reading is not None and state.wary:
+            steps = _named(names, ctx.tracker(state).guidance(state.reading))
+            return _mistake(
+                ctx, "The AI is thinking about the position as it was: put the board back.", steps, buttons
+            )
+        return AiThinking(f"The AI ({words.side_name(game, side)}) is thinking...", {}, buttons, side=side)
+    if state.asking is not None:
+        return _choose(ctx, state, buttons)
+    if state.pending is not None:
+        left = _named(names, remaining_of(ctx, state, (state.pending,)))
+        if left or verdict is None or verdict.seen in (Seen.IN_SYNC, Seen.MISMATCH):
+            text = game.format_move(pos, state.pending)
+            said = words.steps_words(game, left[:SAID_STEPS]) + _more(left)
+            who = words.side_name(game, side)
+            sentence = f"The AI plays {text} for {who}: {said}" if left else f"The AI plays {text} for {who}."
+            return AiMove(
+                sentence, _steps_scene(left, Blink.SLOW), buttons, side=side, move=text, remaining=left
+            )
+    if verdict is None or verdict.seen is Seen.IN_SYNC:
+        return _your_turn(ctx, state, side, buttons)
+    if verdict.seen is Seen.CONFIRM and verdict.match is not None:
+        text = verdict.match.label
+        scene = {names[i]: Light(Meaning.CHOOSE, Blink.SLOW) for i in verdict.match.changed}
+        sentence = f"Press Confirm to play {text}, or go on with your turn."
+        return Confirm(sentence, scene, buttons | {Button.CONFIRM}, move=text)
+    if verdict.seen in (Seen.MATCH, Seen.AMBIGUOUS):
+        label = verdict.match.label if verdict.match is not None else "your move"
+        return TurnUnderWay(f"{label}: hold still a moment.", {}, buttons, side=side, move=label)
+    if verdict.seen is Seen.PROGRESS:
+        return _progress(ctx, state, verdict, side, buttons)
+    if not state.wary and state.shown_for == (state.log.version, state.pending):
+        return state.intent  # a hand is still at work: keep what is lit
+    steps = _named(names, verdict.steps)
+    return _mistake(ctx, "That is not a legal move: put the board right.", steps, buttons)
+
+
+def _buttons(ctx: Context, state: State) -> frozenset[Button]:
+    """The buttons that do something now (Confirm is added where a move waits for it)."""
+    out = set()
+    if state.log.moves:
+        out.add(Button.TAKE_BACK)
+    if state.log.moves or state.away is not None:
+        out.add(Button.NEW_GAME)
+    over = ctx.game.is_over(state.log.position)
+    if ctx.hints and not over and not state.thinking and state.pending is None and state.away is None:
+        out.add(Button.HINT)
+    if state.asking is not None:
+        out.add(Button.CONFIRM)
+    return frozenset(out)
+
+
+def _your_turn(ctx: Context, state: State, side: int, buttons: frozenset[Button]) -> Intent:
+    game = ctx.game
+    name = words.side_name(game, side)
+    scene: Scene = {}
+    sentence = f"{name} to move: {words.turn_words(game, side)}."
+    if state.hint:
+        hint = _named(game.geometry.names, remaining_of(ctx, state, state.hint[:1]))
+        scene = _steps_scene(hint, Blink.SLOW, dim=True)
+        text = game.format_move(state.log.position, state.hint[0])
+        sentence += f" Hint: {text} (dim lights)."
+    return YourTurn(sentence, scene, buttons, side=side)
+
+
+def _progress(
+    ctx: Context, state: State, verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
+) -> Intent:
+    game = ctx.game
+    names = game.geometry.names
+    expect = ctx.expect(state)
+    if verdict.lifted:
+        origins = tuple(names[c] for c in verdict.lifted)
+        targets = frozenset(names[t] for ts in verdict.lifted.values() for t in ts)
+        scene: Scene = {cell: Light(Meaning.LIFT) for cell in origins}
+        scene.update({cell: Light(Meaning.PUT) for cell in targets})
+        held = [expect.stacks[c][-1] for c in verdict.lifted if expect.stacks[c]]
+        what = words.things_name(game, held[-1:]) if held else "piece"
+        place = "square" if game.geometry.shape == "square" else "cell"
+        if targets:
+            sentence = f"Put the {what} from {words.cell_list(origins)} on a green {place}."
+        else:
+            sentence = f"No legal move takes the {what} from {words.cell_list(origins)}: put it back."
+        return Lifted(sentence, scene, buttons, side=side, origins=origins, targets=targets)
+    todo = _named(names, verdict.todo)
+    if todo:
+        label = verdict.choices[0].label if verdict.choices else ""
+        said = words.steps_words(game, todo[:SAID_STEPS]) + _more(todo)
+        return TurnUnderWay(
+            f"To finish {label}: {said}",
+            _steps_scene(todo, Blink.SLOW),
+            buttons,
+            side=side,
+            move=label,
+            remaining=todo,
+        )
+    following = sorted(names[c] for c in verdict.next)
+    scene = {cell: Light(Meaning.PUT) for cell in following}
+    thing = _next_thing(verdict.choices, verdict.next)
+    sentence = f"Finish your turn: put a {words.thing_name(game, thing)} on a green cell."
+    return TurnUnderWay(sentence, scene, buttons, side=side)
+
+
+def _next_thing(choices: Iterable[Candidate[Hashable]], cells: frozenset[int]) -> Any:
+    for c in choices:
+        for step in c.steps:
+            if step.target in cells and step.things:
+                return step.things[-1]
+    return None
+
+
+def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
+    """The choice shown: where carried objects would have gone (put), what else it changes (choose)."""
+    asking = state.asking
+    assert asking is not None
+    names = ctx.game.geometry.names
+    choice = asking.shown
+    scene: Scene = {}
+    landed = {s.target for s in choice.steps if s.do in (Do.MOVE, Do.PUT)}
+    for cell in choice.changed:
+        scene[names[cell]] = Light(Meaning.PUT) if cell in landed else Light(Meaning.CHOOSE, Blink.SLOW)
+    labels = tuple(c.label for c in asking.choices)
+    sentence = (
+        f"Which move did you make? The sensors cannot tell {' or '.join(labels)} apart. "
+        f"Tap a blue cell of the one you made, or press Confirm for {choice.label} (shown)."
+    )
+    return Choose(sentence, scene, buttons, choices=labels, shown=choice.label)
+
+
+def _restore(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
+    away = state.away
+    assert away is not None
+    game = ctx.game
+    tracker = ctx.tracker(state)
+    expect = ctx.expect(state)
+    reading = state.reading if state.reading is not None else expect.reading
+    left = _named(game.geometry.names, tracker.restore(away.objects, reading, state.evidence, state.now))
+    said = words.steps_words(game, left[:SAID_STEPS]) + _more(left)
+    sentence = f"{RESTORE_WORDS[away.reason]}: {said}" if left else f"{RESTORE_WORDS[away.reason]}: done."
+    return Restore(
+        sentence,
+        _steps_scene(left, Blink.SLOW),
+        buttons,
+        reason=away.reason,
+        step=left[0] if left else None,
+        later=left[1:],
+    )
+
+
+def _mistake(ctx: Context, opening: str, steps: Sequence[Step], buttons: frozenset[Button]) -> Intent:
+    """One pair at a time: the first step blinks fast, the cells of the others are dim red."""
+    if not steps:
+        return Mistake(opening, {}, buttons)
+    first, later = steps[0], tuple(steps[1:])
+    scene = _steps_scene([first], Blink.FAST)
+    for step in later:
+        for cell in step.cells:
+            scene.setdefault(cell, Light(Meaning.WRONG, Blink.STEADY, dim=True))
+    sentence = f"{opening} First {words.steps_words(ctx.game, [first]).lower()}" + _more(later, "to fix")
+    return Mistake(sentence, scene, buttons, step=first, later=later)
+
+
+def _more(steps: Sequence[Step], what: str = "after that") -> str:
+    extra = len(steps) - SAID_STEPS if what == "after that" else len(steps)
+    if extra <= 0:
+        return ""
+    return f" ({extra} more {'step' if extra == 1 else 'steps'} {what}.)"
+
+
+def _steps_scene(steps: Sequence[Step], blink: Blink, dim: bool = False) -> Scene:
+    """Lights for instructions: lift and put for a carried object, one colour for each other kind."""
+    scene: Scene = {}
+    for step in steps:
+        if step.do is Do.MOVE:
+            assert step.source is not None and step.target is not None
+            scene[step.source] = Light(Meaning.LIFT, blink, dim)
+            scene[step.target] = Light(Meaning.PUT, blink, dim)
+        elif step.do is Do.PUT and step.target is not None:
+            scene.setdefault(step.target, Light(Meaning.PUT, blink, dim))
+        elif step.do is Do.REMOVE and step.source is not None:
+            scene.setdefault(step.source, Light(Meaning.REMOVE, blink, dim))
+        elif step.target is not None:
+            scene.setdefault(step.target, Light(Meaning.TURN, blink, dim))
+    return scene
+
+
+def _named(names: Sequence[str], steps: Iterable[plan.Step[int]]) -> tuple[Step, ...]:
+    """Tracker steps (cell indices) as the intent's steps (cell names)."""
+    return tuple(
+        Step(
+            s.do,
+            names[s.source] if s.source is not None else None,
+            names[s.target] if s.target is not None else None,
+            s.things,
+        )
+        for s in steps
+    )

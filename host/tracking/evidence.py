@@ -1,0 +1,70 @@
+"""Which cells a hand worked on since the last commit, and when: the evidence for what sensors cannot see.
+
+Some changes read the same before and after (a knight captured by a knight, a
+stone turned over under a reed switch, a tile without a magnet).  The sensors
+only know such a cell was changed if its reading left the committed one for a
+while on the way.  Evidence keeps, for each cell, the intervals its reading
+differed from the committed position's, with the times the readings were
+taken, so that a glitch shorter than a human touch counts for nothing and a
+touch can be required to come in the order the move's steps happen (a
+capture's landing cell is refilled after the capturing piece was lifted).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+MIN_TOUCH_MS = 40  # shorter than any hand lifting and putting back a piece; longer than a knock or phantom
+
+
+@dataclass(frozen=True)
+class Touch:
+    """One interval a cell's reading differed from the committed one; ``end`` None while it still does."""
+
+    start: int
+    end: int | None = None
+
+    def lasted(self, now: int) -> int:
+        return (self.end if self.end is not None else now) - self.start
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Touches per cell since the committed position last changed, as an immutable value."""
+
+    touches: Mapping[int, tuple[Touch, ...]] = field(default_factory=lambda: MappingProxyType({}))
+
+    def observe(self, t_ms: int, before: Iterable[int], now: Iterable[int]) -> Evidence:
+        """The evidence after a reading at ``t_ms`` that differs at ``now`` (and differed at ``before``)."""
+        was, is_ = set(before), set(now)
+        if was == is_:
+            return self
+        touches = dict(self.touches)
+        for cell in is_ - was:
+            touches[cell] = (*touches.get(cell, ()), Touch(t_ms))
+        for cell in was - is_:
+            *earlier, last = touches[cell]
+            touches[cell] = (*earlier, Touch(last.start, t_ms))
+        return Evidence(MappingProxyType(touches))
+
+    def touched(self, cell: int, now: int) -> bool:
+        """Whether a hand worked on ``cell``: its reading left the committed one for a human while."""
+        return any(t.lasted(now) >= MIN_TOUCH_MS for t in self.touches.get(cell, ()))
+
+    def refilled_after(self, cell: int, since: int, now: int) -> bool:
+        """Whether ``cell`` was emptied and refilled by a human touch that ended after ``since``."""
+        return any(
+            t.end is not None and t.end > since and t.lasted(now) >= MIN_TOUCH_MS
+            for t in self.touches.get(cell, ())
+        )
+
+    def left(self, cell: int) -> int | None:
+        """When ``cell`` last started to differ from the committed reading (a piece lifted from it)."""
+        touches = self.touches.get(cell)
+        return touches[-1].start if touches else None
+
+    def cells(self, now: int) -> frozenset[int]:
+        """Every cell with a human touch."""
+        return frozenset(c for c in self.touches if self.touched(c, now))
