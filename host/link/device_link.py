@@ -143,6 +143,7 @@ class LinkStats:
     boots: int = 0  # new boot ids seen after the first
     reconnects: int = 0  # times the port was closed to be opened again
     snapshots: int = 0  # snapshots handed on
+    stale: int = 0  # changed STATEs whose generation is not above the last one's (same boot): dropped
 
 
 class _Pending:
@@ -573,8 +574,13 @@ class DeviceLink:
             )
             return
         latest = self._latest
-        if latest is not None and latest.boot_id == state.boot_id and latest.values == state.values:
-            return
+        if latest is not None and latest.boot_id == state.boot_id:
+            if latest.values == state.values:
+                return
+            if state.generation <= latest.generation:  # a change must come with a newer generation
+                self._count(stale=1)
+                log.debug("dropped a STATE of generation %d after %d", state.generation, latest.generation)
+                return
         snapshot = Snapshot(
             board=hello.board,
             sensor=hello.sensor,
