@@ -33,7 +33,7 @@ from engines.game import MoveError
 from host.cli import CliError
 from host.drivers.interfaces import DriverError
 from host.hardware.loading import BoardFileError
-from host.link.device_link import LinkError
+from host.link.device_link import LinkError, LinkStatus
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
@@ -153,6 +153,12 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
         out.flush()
 
     table.session.listeners.append(show)
+
+    def link(status: LinkStatus, reason: str) -> None:
+        line = {"t": stamp(), "event": "link", "status": status.value, "reason": reason}
+        out.write(json.dumps(line) + "\n")
+
+    table.loop.link_listeners.append(link)
     original_refresh = table.play.refresh
 
     def refresh(t_ms: int) -> Any:
@@ -187,6 +193,7 @@ def serve_real(table: Table) -> int:
     """Play on a real board until interrupted."""
     print(f"{table.game.name} on {table.board.name}: play on the board.")
     print("Ctrl-C stops; the journal keeps the game.")
+    table.loop.link_listeners.append(lambda status, reason: print(status.notice(reason), flush=True))
     try:
         table.loop.run()
     except KeyboardInterrupt:
@@ -200,6 +207,11 @@ def interactive(table: Table, stdin: TextIO, out: TextIO) -> int:
     session, game = table.session, table.game
     hands = Hands(table.rig)
     out.write(f"{game.name} on the simulated {table.board.name}. Type 'help' for commands.\n")
+
+    def tell(status: LinkStatus, reason: str) -> None:
+        out.write(status.notice(reason) + "\n")
+
+    table.loop.link_listeners.append(tell)
     serve_until_quiet(table)
     while True:
         draw(table, out)

@@ -7,6 +7,7 @@ import sys
 import webbrowser
 from typing import TextIO
 
+from host.link.device_link import LinkStatus
 from host.session.setup import Table
 from host.web.server import PageServer, WebError
 from host.web.table_page import TablePage
@@ -34,7 +35,15 @@ def start_server(host: str, port: int | None) -> PageServer:
 def serve_page(table: Table, server: PageServer, open_browser: bool, out: TextIO) -> int:
     """Serve the board and the page until Ctrl-C (or the board's link is lost)."""
     page = TablePage(table, server)
+
+    def tell(status: LinkStatus, reason: str) -> None:
+        notice = status.notice(reason)
+        out.write(notice + "\n")
+        out.flush()
+        page.message = "" if status is LinkStatus.CONNECTED else notice
+
     table.loop.observers.append(page.step)
+    table.loop.link_listeners.append(tell)
     where = "the simulated" if table.rig is not None else "the"
     out.write(f"{table.game.name} on {where} {table.board.name}: {server.url}\n")
     out.write("Ctrl-C stops; the journal keeps the game.\n")
@@ -47,5 +56,6 @@ def serve_page(table: Table, server: PageServer, open_browser: bool, out: TextIO
         out.write("\n")
     finally:
         table.loop.observers.remove(page.step)
+        table.loop.link_listeners.remove(tell)
         page.close()
     return 0
