@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from engines import registry
 from engines.game import MoveError
+from host import play_values
 from host.cli import CliError
 from host.drivers.interfaces import DriverError
 from host.hardware.loading import BoardFileError
@@ -68,17 +69,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--board", help="board id or file (default: GAME-hall; see `magboard hardware list`)")
     p.add_argument("--serial", metavar="PORT", help="a real board on this serial port, or 'auto' to find it")
     p.add_argument("--script", type=Path, help="run these physical actions on the simulated board")
-    p.add_argument("--side", type=int, choices=(0, 1), default=0, help="the side you play (0 moves first)")
+    side = play_values.from_text(play_values.side)
+    p.add_argument("--side", type=side, default=0, metavar="0|1", help="the side you play (0 moves first)")
     p.add_argument("--humans", action="store_true", help="two people play; no AI")
-    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1..10", help="AI level")
-    p.add_argument("--seconds", type=float, default=3.0, help="AI thinking time per move")
+    level = play_values.from_text(play_values.level)
+    p.add_argument("--level", type=level, default=10, metavar="1..10", help="AI level")
+    seconds = play_values.from_text(play_values.seconds, play_values.number_text)
+    p.add_argument("--seconds", type=seconds, default=3.0, help="AI thinking time per move")
     p.add_argument("--nodes", type=int, help="AI node budget per move instead of time (repeatable play)")
     p.add_argument("--journal", type=Path, help="journal file (default: in ~/.local/share/magboard)")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming the journal")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensors and the AI")
     p.add_argument("--terminal", action="store_true", help="play in the terminal instead of the browser page")
-    p.add_argument("--host", default="127.0.0.1", help="address the page is served on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, help=f"port of the page (default: {DEFAULT_PORT}, or a free one)")
+    host = play_values.from_text(play_values.page_host, str)
+    p.add_argument(
+        "--host", type=host, default="127.0.0.1",
+        help="address the page is served on (default: 127.0.0.1; 0.0.0.0: the network, with pairing)",
+    )  # fmt: skip
+    port = play_values.from_text(play_values.port)
+    p.add_argument("--port", type=port, help=f"port of the page (default: {DEFAULT_PORT}, or a free one)")
     p.add_argument("--no-browser", action="store_true", help="serve the page without opening a browser")
     p.set_defaults(run=run)
 
