@@ -165,6 +165,7 @@ def render_config(config: ServiceConfig) -> str:
         f"seconds = {config.seconds:g}\n"
         f"side = {config.side}\n"
         '# where the page that mirrors the board is served: "127.0.0.1:8765" on this Pi only,\n'
-        '# "0.0.0.0:8765" for phones and tablets on your network (anyone there can then see and press it)\n'
+        '# "0.0.0.0:8765" for phones and tablets on your network: anyone there can watch, and a browser\n'
+        "# presses the buttons once paired with the code magboard prints when it starts\n"
         f"page = {json.dumps(config.page)}\n"
     )

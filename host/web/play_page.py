@@ -64,7 +64,7 @@ def serve_page(table: Table, server: PageServer, open_browser: bool, out: TextIO
     out.write("Ctrl-C stops; the journal keeps the game.\n")
     out.flush()
     if open_browser and can_open_browser():
-        webbrowser.open(server.url)
+        webbrowser.open(server.pairing_url or server.url)
     try:
         table.loop.run()
     except KeyboardInterrupt:
