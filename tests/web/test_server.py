@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import http.client
+import io
 import json
 import socket
 from collections.abc import Iterator
@@ -16,6 +17,7 @@ from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import load_board
 from host.web.access import MAX_FAILURES, Pairing, split_host
+from host.web.play_page import welcome_pairing
 from host.web.server import INBOX, MAX_DEPTH, PageServer, parse_message
 from host.web.view import box_counts, layout
 
@@ -252,3 +254,14 @@ def test_host_headers_split_into_name_and_port() -> None:
     assert split_host("pi.local:80") == ("pi.local", "80")
     assert split_host("pi") == ("pi", "")
     assert split_host("fe80::1") == ("fe80::1", "")
+
+
+def test_the_terminal_shows_the_code_its_url_and_a_qr_code(lan: PageServer, server: PageServer) -> None:
+    out = io.StringIO()
+    welcome_pairing(lan, out)
+    text = out.getvalue()
+    assert lan.pairing is not None and f"pair it: code {lan.pairing.code}" in text
+    assert f"or open {lan.pairing_url} " in text and "█" in text
+    quiet = io.StringIO()
+    welcome_pairing(server, quiet)
+    assert quiet.getvalue() == ""
