@@ -62,9 +62,10 @@ def side(value: object) -> int:
 
 
 def port(value: object) -> int:
+    """A TCP port; 0 asks for any free one (the tests' way to run several pages at once)."""
     number = _integer(value)
-    if number is None or not 0 < number < 65536:
-        raise ValueError(f"must be a port number 1..65535, got {describe(value)}")
+    if number is None or not 0 <= number < 65536:
+        raise ValueError(f"must be a port number 1..65535 (or 0: any free one), got {describe(value)}")
     return number
 
 

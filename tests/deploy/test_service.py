@@ -122,11 +122,11 @@ def test_dry_run_prints_every_file_and_writes_nothing(
         ("side = 2", "side: must be 0 (moves first) or 1, got 2"),
         ("colour = 1", "colour: unknown key (keys: game, board, serial, level, seconds, side, page)"),
         ('page = "8765"', "page: must be ADDRESS:PORT such as \"127.0.0.1:8765\", got '8765'"),
-        ('page = "0.0.0.0:70000"', "page: '0.0.0.0:70000': must be a port number 1..65535, got 70000"),
+        ('page = "0.0.0.0:70000"', "page: '0.0.0.0:70000': must be a port number 1..65535 (or 0: any free"),
         ("side = 1.0", "side: must be 0 (moves first) or 1, got 1.0"),
         ('page = "evil.com:8765"', "page: 'evil.com:8765': 'evil.com' is not an address or name of this"),
         ('page = " :8765"', "page: ' :8765': must be an address of this machine such as 127.0.0.1, got ' '"),
-        ('page = "127.0.0.1:\u00b2"', "page: '127.0.0.1:²': must be a port number 1..65535, got '²'"),
+        ('page = "127.0.0.1:\u00b2"', "page: '127.0.0.1:²': must be a port number 1..65535 (or 0: any free"),
         (f'page = "127.0.0.1:{"9" * 5000}"', "page: '127.0.0.1:99999999999999999999999999..."),
         ("level = ", "not valid TOML: "),
         (f"level = {'7' * 5000}", "not valid TOML: "),
@@ -230,4 +230,5 @@ def test_play_names_the_option_and_the_reason(capsys: pytest.CaptureFixture[str]
     with pytest.raises(SystemExit) as stopped:
         main(["play", "--port", "99999"])
     assert stopped.value.code == 2
-    assert "argument --port: must be a port number 1..65535, got 99999" in capsys.readouterr().err
+    error = capsys.readouterr().err
+    assert "argument --port: must be a port number 1..65535 (or 0: any free one), got 99999" in error
