@@ -47,7 +47,7 @@ def welcome_pairing(server: PageServer, out: TextIO) -> None:
 
 
 def serve_page(table: Table, server: PageServer, open_browser: bool, out: TextIO) -> int:
-    """Serve the board and the page until Ctrl-C (or the board's link is lost)."""
+    """Serve the board and the page until Ctrl-C; a board that goes away is only reported, meanwhile."""
     page = TablePage(table, server)
 
     def tell(status: LinkStatus, reason: str) -> None:
