@@ -7,14 +7,14 @@ final 254-byte run), so both ends produce byte-identical frames.
 """
 
 
-def encode_into(src, length, dst):
-    """Encode src[0:length] into dst from index 0 and return the encoded length.
+def encode_into(src, length, dst, at=0):
+    """Encode src[0:length] into dst from index at; return the index after the last byte.
 
-    No delimiter is written. dst needs length + length // 254 + 2 bytes: one
-    byte past the returned length may be scribbled on.
+    No delimiter is written. dst needs at + length + length // 254 + 2 bytes:
+    one byte past the returned index may be scribbled on.
     """
-    code_at = 0
-    out = 1
+    code_at = at
+    out = at + 1
     code = 1
     i = 0
     while i < length:

@@ -1,8 +1,10 @@
-"""Frames on the serial line: COBS-encoded, ended by 0x00, checked by CRC-32.
+"""Frames on the serial line: COBS-encoded between two 0x00 delimiters, checked by CRC-32.
 
 A frame's payload is version (u8), type (u8), sequence number (u16), body,
 CRC-32 (u32, zlib's, over everything before it). Both directions use the same
-framing; buffers are allocated once, at start-up.
+framing; the delimiter sent before each frame ends any noise the other side
+has half-received, so the frame itself is never lost with it. Buffers are
+allocated once, at start-up.
 """
 
 import binascii
@@ -31,8 +33,8 @@ ERR_CRC = const(-4)
 
 
 def encoded_capacity(max_payload):
-    """Bytes needed for a COBS-encoded payload of max_payload bytes plus the delimiter."""
-    return max_payload + max_payload // 254 + 3
+    """Bytes needed for a COBS-encoded payload of max_payload bytes plus both delimiters."""
+    return max_payload + max_payload // 254 + 4
 
 
 class FrameReceiver:
@@ -93,10 +95,12 @@ class FrameWriter:
 
     def encode(self, msg_type, body_end):
         """Frame the payload whose body ends at offset body_end; return the
-        number of bytes of frame to send (delimiter included)."""
+        number of bytes of frame to send (both delimiters included)."""
         struct.pack_into("<BBH", self.payload, 0, PROTOCOL_VERSION, msg_type, self.seq)
         self.seq = (self.seq + 1) & 0xFFFF
         struct.pack_into("<I", self.payload, body_end, binascii.crc32(self._view[:body_end]))
-        n = cobs.encode_into(self.payload, body_end + TRAILER, self.frame)
-        self.frame[n] = 0
+        frame = self.frame
+        frame[0] = 0
+        n = cobs.encode_into(self.payload, body_end + TRAILER, frame, 1)
+        frame[n] = 0
         return n + 1

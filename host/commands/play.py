@@ -30,10 +30,11 @@ from typing import Any, TextIO
 
 from engines import registry
 from engines.game import MoveError
+from host import play_values
 from host.cli import CliError
 from host.drivers.interfaces import DriverError
 from host.hardware.loading import BoardFileError
-from host.link.device_link import LinkError
+from host.link.device_link import LinkError, LinkStatus
 from host.session import words
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
@@ -74,17 +75,25 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--board", help="board id or file (default: GAME-hall; see `magboard hardware list`)")
     p.add_argument("--serial", metavar="PORT", help="a real board on this serial port, or 'auto' to find it")
     p.add_argument("--script", type=Path, help="run these physical actions on the simulated board")
-    p.add_argument("--side", type=int, choices=(0, 1), default=0, help="the side you play (0 moves first)")
+    side = play_values.from_text(play_values.side)
+    p.add_argument("--side", type=side, default=0, metavar="0|1", help="the side you play (0 moves first)")
     p.add_argument("--humans", action="store_true", help="two people play; no AI")
-    p.add_argument("--level", type=int, default=10, choices=range(1, 11), metavar="1..10", help="AI level")
-    p.add_argument("--seconds", type=float, default=3.0, help="AI thinking time per move")
+    level = play_values.from_text(play_values.level)
+    p.add_argument("--level", type=level, default=10, metavar="1..10", help="AI level")
+    seconds = play_values.from_text(play_values.seconds, play_values.number_text)
+    p.add_argument("--seconds", type=seconds, default=3.0, help="AI thinking time per move")
     p.add_argument("--nodes", type=int, help="AI node budget per move instead of time (repeatable play)")
     p.add_argument("--journal", type=Path, help="journal file (default: in ~/.local/share/magboard)")
     p.add_argument("--new", action="store_true", help="start a new game instead of resuming the journal")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensors and the AI")
     p.add_argument("--terminal", action="store_true", help="play in the terminal instead of the browser page")
-    p.add_argument("--host", default="127.0.0.1", help="address the page is served on (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, help=f"port of the page (default: {DEFAULT_PORT}, or a free one)")
+    host = play_values.from_text(play_values.page_host, str)
+    p.add_argument(
+        "--host", type=host, default="127.0.0.1",
+        help="address the page is served on (default: 127.0.0.1; 0.0.0.0: the network, with pairing)",
+    )  # fmt: skip
+    port = play_values.from_text(play_values.port)
+    p.add_argument("--port", type=port, help=f"port of the page (default: {DEFAULT_PORT}, or a free one)")
     p.add_argument("--no-browser", action="store_true", help="serve the page without opening a browser")
     p.set_defaults(run=run)
 
@@ -159,6 +168,12 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
         out.flush()
 
     table.session.listeners.append(show)
+
+    def link(status: LinkStatus, reason: str) -> None:
+        line = {"t": stamp(), "event": "link", "status": status.value, "reason": reason}
+        out.write(json.dumps(line) + "\n")
+
+    table.loop.link_listeners.append(link)
     original_refresh = table.play.refresh
 
     def refresh(t_ms: int) -> Any:
@@ -193,6 +208,7 @@ def serve_real(table: Table) -> int:
     """Play on a real board until interrupted."""
     print(f"{table.game.name} on {table.board.name}: play on the board.")
     print("Ctrl-C stops; the journal keeps the game.")
+    table.loop.link_listeners.append(lambda status, reason: print(status.notice(reason), flush=True))
     try:
         table.loop.run()
     except KeyboardInterrupt:
@@ -206,6 +222,11 @@ def interactive(table: Table, stdin: TextIO, out: TextIO) -> int:
     session, game = table.session, table.game
     hands = Hands(table.rig)
     out.write(f"{game.name} on the simulated {table.board.name}. Type 'help' for commands.\n")
+
+    def tell(status: LinkStatus, reason: str) -> None:
+        out.write(status.notice(reason) + "\n")
+
+    table.loop.link_listeners.append(tell)
     serve_until_quiet(table)
     while True:
         draw(table, out)

@@ -10,7 +10,6 @@ by ``host.hardware.validation`` once the structure is sound.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import hardware
 from engines import geometry as geometries
 from engines.registry import GAMES
 from host.hardware.objects import GAME_OBJECTS, NEUTRAL
-from host.hardware.reader import Problems, Table
+from host.hardware.reader import Problems, Table, parse_toml
 from host.hardware.spec import (
     BUTTONS,
     LED_DRIVERS,
@@ -90,13 +89,13 @@ def load_board(name: str | Path) -> BoardSpec:
     """Read and check a board by id or path; BoardFileError lists every problem found."""
     path = name if isinstance(name, Path) else board_path(name)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = parse_toml(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise BoardFileError(path, [f"cannot read: {exc.strerror}"]) from None
     except UnicodeDecodeError as exc:
         raise BoardFileError(path, [f"not UTF-8 text: {exc.reason}"]) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise BoardFileError(path, [f"not valid TOML: {exc}"]) from None
+    except ValueError as exc:
+        raise BoardFileError(path, [str(exc)]) from None
     return parse_board(data, path)
 
 

@@ -9,8 +9,12 @@ discards the whole result whenever any problem was recorded.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
+import reprlib
+import tomllib
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class Problems:
@@ -26,8 +30,18 @@ class Problems:
         return bool(self.messages)
 
 
+def parse_toml(text: str) -> dict[str, Any]:
+    """A TOML document; ValueError with a one-line reason for anything tomllib refuses or chokes on."""
+    try:
+        return tomllib.loads(text)
+    except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert
+        raise ValueError(f"not valid TOML: {exc}") from None
+    except RecursionError:  # arrays or inline tables nested thousands deep
+        raise ValueError("not valid TOML: nested too deeply") from None
+
+
 def _describe(value: object) -> str:
-    text = repr(value)
+    text = reprlib.repr(value)  # bounded however deep value nests
     return text if len(text) <= 40 else text[:37] + "..."
 
 
@@ -54,6 +68,17 @@ class Table:
                 self.problems.add(self.key(name), "missing")
             return None
         return self.data[name]
+
+    def checked(self, name: str, check: Callable[[Any], T], default: T) -> T:
+        """The value under name passed through check, or default when it is absent or check's
+        ValueError (its message is the reason) records a problem."""
+        if not self.has(name):
+            return default
+        try:
+            return check(self.data[name])
+        except ValueError as exc:
+            self.problems.add(self.key(name), str(exc))
+            return default
 
     def integer(self, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
         value = self._get(name, True)

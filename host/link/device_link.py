@@ -12,7 +12,12 @@ Snapshots are handed on only when they belong to the device that said HELLO
 (same boot id, same shape) and that device passed the expectations (board id,
 shape, sensor kind): a wrong or restarted board is never reported as the
 current one. Consumers get them through a callback or by iterating; the move
-tracker sends LED frames back through the same object.
+tracker sends LED frames back through the same object (host.link.led_sender).
+
+No fault of the line ends the link: an unplugged port, a restarted device or
+noise only change ``status`` (connected / reconnecting / disconnected) until a
+device is accepted again, and every accepted device has been asked for its
+whole state.
 """
 
 from __future__ import annotations
@@ -72,6 +77,24 @@ def _name(kind: type[IntEnum], value: int) -> str:
 
 class LinkError(Exception):
     """A command could not be carried out (not connected, refused, no answer)."""
+
+
+class CommandRefused(LinkError):
+    """The device cannot carry out this command at all (NAK, or no such capability): do not retry it."""
+
+
+class LinkStatus(Enum):
+    """Whether the board is there, as the player should be told."""
+
+    CONNECTED = "connected"  # a device passed the checks: snapshots flow
+    RECONNECTING = "reconnecting"  # the port is open, but no device is accepted (yet, or again)
+    DISCONNECTED = "disconnected"  # no port: unplugged, or it cannot be opened
+
+    def notice(self, reason: str) -> str:
+        """What the page and the terminal tell the player about the board."""
+        if self is LinkStatus.CONNECTED:
+            return "board connected"
+        return f"board disconnected: {reason}" + ("; reconnecting" if self is LinkStatus.RECONNECTING else "")
 
 
 class SerialPort(Protocol):
@@ -143,6 +166,7 @@ class LinkStats:
     boots: int = 0  # new boot ids seen after the first
     reconnects: int = 0  # times the port was closed to be opened again
     snapshots: int = 0  # snapshots handed on
+    stale: int = 0  # changed STATEs whose generation is not above the last one's (same boot): dropped
 
 
 class _Pending:
@@ -204,6 +228,8 @@ class DeviceLink:
         self._latest: Snapshot | None = None
         self._heartbeat: Heartbeat | None = None
         self._last_problem: str | None = None
+        self._last_trouble = "not connected yet"
+        self._accepted = 0
 
     # --- lifetime ---------------------------------------------------------------------
 
@@ -234,6 +260,24 @@ class DeviceLink:
     def device(self) -> Hello | None:
         """The device whose snapshots are being handed on, or None."""
         return self._hello if self._ready else None
+
+    @property
+    def status(self) -> LinkStatus:
+        if self._ready:
+            return LinkStatus.CONNECTED
+        return LinkStatus.RECONNECTING if self._serial is not None else LinkStatus.DISCONNECTED
+
+    @property
+    def status_reason(self) -> str:
+        """Why the board is not connected (the latest trouble); empty while it is."""
+        if self._ready:
+            return ""
+        return self._last_problem or self._last_trouble
+
+    @property
+    def accepted(self) -> int:
+        """How many times a device was accepted: each one must be told everything again (its LEDs)."""
+        return self._accepted
 
     @property
     def latest(self) -> Snapshot | None:
@@ -312,16 +356,17 @@ class DeviceLink:
     ) -> None:
         """Light the Pico-driven LEDs first.. with these RGB colours, all at once.
 
-        Raises LinkError when the device cannot (no LEDs, too few, refused) and
-        ValueError for a colour that is not three values 0..255.
+        Blocks for the ACKs; raises CommandRefused when the device cannot (no
+        LEDs, too few, refused), LinkError when it is not there or did not
+        answer, and ValueError for a colour that is not three values 0..255.
         """
         device = self.device
         if device is None:
             raise LinkError(self._last_problem or "no device is connected")
         if not device.capabilities & Capability.LEDS:
-            raise LinkError(f"board {device.board}: the Pico drives no LEDs (led_pin is null)")
+            raise CommandRefused(f"board {device.board}: the Pico drives no LEDs (led_pin is null)")
         if first < 0 or first + len(colours) > device.led_count:
-            raise LinkError(
+            raise CommandRefused(
                 f"LEDs {first}..{first + len(colours) - 1} do not exist: the board has {device.led_count}"
             )
         chunks = [colours[i : i + LEDS_PER_FRAME] for i in range(0, len(colours), LEDS_PER_FRAME)] or [[]]
@@ -342,7 +387,7 @@ class DeviceLink:
         reply = pending.reply
         if isinstance(reply, Nak):
             reason = _name(NakReason, reply.reason)
-            raise LinkError(f"{type(message).__name__} refused ({reason}): {reply.message}")
+            raise CommandRefused(f"{type(message).__name__} refused ({reason}): {reply.message}")
         assert isinstance(reply, Ack)
         return reply
 
@@ -378,6 +423,7 @@ class DeviceLink:
                 data = port.read(max(1, port.in_waiting))
             except (serial.SerialException, OSError) as exc:
                 self._disconnect(f"reading failed: {exc}")
+                self._stop.wait(self._next_backoff())
                 continue
             now = time.monotonic()
             if data:
@@ -538,6 +584,7 @@ class DeviceLink:
             return
         self._last_problem = None
         if not self._ready:
+            self._accepted += 1
             self._ready = True
             self._backoff = self._backoff_min
             if self._latest is not None and self._latest.boot_id != hello.boot_id:
@@ -573,8 +620,13 @@ class DeviceLink:
             )
             return
         latest = self._latest
-        if latest is not None and latest.boot_id == state.boot_id and latest.values == state.values:
-            return
+        if latest is not None and latest.boot_id == state.boot_id:
+            if latest.values == state.values:
+                return
+            if state.generation <= latest.generation:  # a change must come with a newer generation
+                self._count(stale=1)
+                log.debug("dropped a STATE of generation %d after %d", state.generation, latest.generation)
+                return
         snapshot = Snapshot(
             board=hello.board,
             sensor=hello.sensor,
@@ -598,6 +650,8 @@ class DeviceLink:
 
     def _emit(self, kind: EventKind, message: str) -> None:
         log.info("%s: %s", kind.value, message)
+        if kind in (EventKind.DISCONNECTED, EventKind.PORT_UNAVAILABLE, EventKind.RESYNC):
+            self._last_trouble = message
         if self._on_event is not None:
             try:
                 self._on_event(LinkEvent(kind, message))

@@ -1,4 +1,7 @@
-"""Frames on the serial line (docs/protocol.md): COBS, 0x00 delimiter, CRC-32.
+"""Frames on the serial line (docs/protocol.md): COBS, a 0x00 delimiter on each side, CRC-32.
+
+The leading delimiter ends whatever noise came before, so the first frame
+after a burst is read whole instead of being glued to the garbage.
 
 A payload is version (u8), type (u8), sequence number (u16 LE), body, then
 CRC-32 (u32 LE, zlib's) of everything before it.
@@ -36,13 +39,13 @@ class Frame:
 
 
 def encode_frame(frame: Frame) -> bytes:
-    """The bytes to send, delimiter included."""
+    """The bytes to send, both delimiters included."""
     payload = _HEADER.pack(frame.version, frame.type, frame.seq & 0xFFFF) + frame.body
-    return cobs.encode(payload + _CRC.pack(zlib.crc32(payload))) + b"\x00"
+    return b"\x00" + cobs.encode(payload + _CRC.pack(zlib.crc32(payload))) + b"\x00"
 
 
 def decode_frame(encoded: bytes) -> Frame:
-    """The frame encoded (delimiter removed); raises FrameError."""
+    """The frame encoded (delimiters removed); raises FrameError."""
     try:
         payload = cobs.decode(encoded)
     except cobs.CobsError as exc:

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 import json
 import os
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 from engines import registry
+from host import play_values
 from host.hardware.loading import BoardFileError, load_board
+from host.hardware.reader import Problems, Table, parse_toml
 from host.session.setup import default_board
 
 DEFAULT_GAME = "desdemona"
 AUTO = "auto"
-LEVELS = range(1, 11)
 
 
 class ConfigError(ValueError):
@@ -59,96 +59,85 @@ class ServiceConfig:
 
     @property
     def page_host(self) -> str:
-        return self.page.rsplit(":", 1)[0].strip("[]")
+        return play_values.page(self.page)[0]
 
     @property
     def page_port(self) -> int:
-        return int(self.page.rsplit(":", 1)[1])
+        return play_values.page(self.page)[1]
 
 
 KEYS = tuple(f.name for f in fields(ServiceConfig))
 
 
-def _string(value: Any, key: str, problems: list[str]) -> str | None:
-    if isinstance(value, str) and value.strip():
-        return value
-    problems.append(f"{key}: must be a non-empty string, got {value!r}")
-    return None
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError(f"must be a non-empty string, got {play_values.describe(value)}")
+    return value
 
 
-def _is_file(board: str) -> bool:
-    """Whether ``board`` names a board file rather than a shipped board's id (as load_board decides)."""
-    return board.endswith(".toml") or os.sep in board
+def _game(value: Any) -> str:
+    game = _text(value)
+    if game not in registry.available():
+        raise ValueError(f"unknown game {game!r} (games: {', '.join(registry.available())})")
+    return game
 
 
-def parse_config(text: str, source: str = "config") -> ServiceConfig:
-    """A checked configuration from TOML text; ConfigError lists every problem."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(source, [f"not valid TOML: {exc}"]) from None
-    problems: list[str] = []
-    for key in data:
-        if key not in KEYS:
-            problems.append(f"{key}: unknown key (keys: {', '.join(KEYS)})")
-    values: dict[str, Any] = {}
-
-    game = _string(data.get("game", DEFAULT_GAME), "game", problems)
-    if game is not None and game not in registry.available():
-        problems.append(f"game: unknown game {game!r} (games: {', '.join(registry.available())})")
-        game = None
-    if game is not None:
-        values["game"] = game
-
-    board = _string(data.get("board", default_board(game or DEFAULT_GAME)), "board", problems)
-    if board is not None and _is_file(board) and not Path(board).is_absolute():
-        problems.append(f"board: a board file must be given by its absolute path, got {board!r}")
-        board = None
-    if board is not None:
+def _board(game: str | None) -> Any:
+    def check(value: Any) -> str:
+        board = _text(value)
+        if (board.endswith(".toml") or os.sep in board) and not Path(board).is_absolute():
+            raise ValueError(f"a board file must be given by its absolute path, got {board!r}")
         try:
             spec = load_board(board)
         except BoardFileError as exc:
-            problems.append(f"board: {board!r} cannot be used: {'; '.join(exc.problems)}")
-        else:
-            if game is not None and spec.game != game:
-                problems.append(f"board: {board} is a {spec.game} board, not a {game} one")
-            values["board"] = board
+            raise ValueError(f"{board!r} cannot be used: {'; '.join(exc.problems)}") from None
+        if game is not None and spec.game != game:
+            raise ValueError(f"{board} is a {spec.game} board, not a {game} one")
+        return board
 
-    serial = _string(data.get("serial", AUTO), "serial", problems)
-    if serial is not None:
-        if serial == AUTO or Path(serial).is_absolute():
-            values["serial"] = serial
-        else:
-            problems.append(f"serial: must be {AUTO!r} or an absolute device path, got {serial!r}")
+    return check
 
-    level = data.get("level", ServiceConfig.level)
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
-        problems.append(f"level: must be an integer 1..10, got {level!r}")
-    else:
-        values["level"] = level
 
-    seconds = data.get("seconds", ServiceConfig.seconds)
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or not 0 < seconds <= 3600:
-        problems.append(f"seconds: must be a number of seconds above 0 and at most 3600, got {seconds!r}")
-    else:
-        values["seconds"] = float(seconds)
+def _serial(value: Any) -> str:
+    serial = _text(value)
+    if serial != AUTO and not Path(serial).is_absolute():
+        raise ValueError(f"must be {AUTO!r} or an absolute device path, got {serial!r}")
+    return serial
 
-    side = data.get("side", ServiceConfig.side)
-    if isinstance(side, bool) or side not in (0, 1):
-        problems.append(f"side: must be 0 (moves first) or 1, got {side!r}")
-    else:
-        values["side"] = side
 
-    page = _string(data.get("page", ServiceConfig.page), "page", problems)
-    if page is not None:
-        host, colon, port = page.rpartition(":")
-        if not colon or not host.strip("[]") or not port.isdigit() or not 0 < int(port) < 65536:
-            problems.append(f'page: must be ADDRESS:PORT such as "127.0.0.1:8765", got {page!r}')
-        else:
-            values["page"] = page
+def _page(value: Any) -> str:
+    play_values.page(value)
+    return str(value)
 
+
+def parse_config(text: str, source: str = "config") -> ServiceConfig:
+    """A checked configuration from TOML text; ConfigError lists every problem.
+
+    Every value goes through the check `magboard play` applies to it (host.play_values), so a
+    configuration that passes here starts the service's `play` without a complaint.
+    """
+    try:
+        data = parse_toml(text)
+    except ValueError as exc:
+        raise ConfigError(source, [str(exc)]) from None
+    problems = Problems()
+    table = Table(data, "", problems)
+    for key in data:
+        if key not in KEYS:
+            problems.add(key, f"unknown key (keys: {', '.join(KEYS)})")
+    default = ServiceConfig()
+    game = table.checked("game", _game, None) if "game" in data else DEFAULT_GAME
+    values: dict[str, Any] = {
+        "game": game or DEFAULT_GAME,
+        "board": table.checked("board", _board(game), default_board(game or DEFAULT_GAME)),
+        "serial": table.checked("serial", _serial, default.serial),
+        "level": table.checked("level", play_values.level, default.level),
+        "seconds": table.checked("seconds", play_values.seconds, default.seconds),
+        "side": table.checked("side", play_values.side, default.side),
+        "page": table.checked("page", _page, default.page),
+    }
     if problems:
-        raise ConfigError(source, problems)
+        raise ConfigError(source, problems.messages)
     return ServiceConfig(**values)
 
 
@@ -176,6 +165,7 @@ def render_config(config: ServiceConfig) -> str:
         f"seconds = {config.seconds:g}\n"
         f"side = {config.side}\n"
         '# where the page that mirrors the board is served: "127.0.0.1:8765" on this Pi only,\n'
-        '# "0.0.0.0:8765" for phones and tablets on your network (anyone there can then see and press it)\n'
+        '# "0.0.0.0:8765" for phones and tablets on your network: anyone there can watch, and a browser\n'
+        "# presses the buttons once paired with the code magboard prints when it starts\n"
         f"page = {json.dumps(config.page)}\n"
     )

@@ -4,6 +4,11 @@ Everything that touches the session happens on the thread that calls
 ``run``: snapshots wait in the link's queue, button presses in the buttons'
 queue, and the loop hands them on in order and ticks the clock often enough
 for readings to settle and LEDs to blink.
+
+No fault of the link stops the loop: while the board is unplugged, restarting
+or drowned in noise, the loop keeps ticking the session, and passes every
+change of the link's status (connected / reconnecting / disconnected, with the
+reason) to ``link_listeners``, for the page and the terminal to say so.
 """
 
 from __future__ import annotations
@@ -13,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from host.drivers.interfaces import Buttons
-from host.link.device_link import DeviceLink, LinkError
+from host.link.device_link import DeviceLink, LinkError, LinkStatus
 from host.session.board_play import BoardPlay
 
 TICK_S = 0.02
@@ -37,6 +42,9 @@ class LiveLoop:
         self.clock = clock
         self.stop = threading.Event()
         self.observers: list[Callable[[], None]] = []  # called after every step, on the loop's thread
+        # called with the link's new status and its reason whenever it changes, on the loop's thread
+        self.link_listeners: list[Callable[[LinkStatus, str], None]] = []
+        self.link_status = link.status
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Serve the board until ``stop`` is set or ``until()`` says so."""
@@ -48,9 +56,15 @@ class LiveLoop:
             snapshot = self.link.next_snapshot(TICK_S)
         except TimeoutError:
             snapshot = None
-        except LinkError:
+        except LinkError:  # only once the link is closed, when the table is put away
             self.stop.set()
             return
+        status = self.link.status
+        if status is not self.link_status:
+            self.link_status = status
+            reason = self.link.status_reason
+            for listener in self.link_listeners:
+                listener(status, reason)
         now = self.clock()
         if snapshot is not None:
             self.play.on_snapshot(now, snapshot.values)

@@ -9,9 +9,12 @@ opens a Pico. The sensors' raw values come from this process through a pipe:
 both as the simulated chip's wiring (see sim_main.py for the format). They can
 be as bouncy and noisy as the caller likes; the firmware debounces them.
 
-The pseudo-terminal outlives restarts, so ``port`` stays the same path, as a
-Pico's does when it reboots. LEDs driven by the Pico (an LED frame from the
-host) come back through a second pipe as RGB colours.
+``port`` is a stable name for the pseudo-terminal (a symlink, as udev gives a
+Pico /dev/serial/by-id/...). The pseudo-terminal outlives restarts, as a Pico's
+port does when it reboots; ``unplug`` removes it and the name, as pulling the
+USB cable does, and ``plug_in`` brings both back with a freshly booted
+firmware. LEDs driven by the Pico (an LED frame from the host) come back
+through a second pipe as RGB colours.
 """
 
 from __future__ import annotations
@@ -151,21 +154,36 @@ class FirmwareProcess:
             raise FirmwareProcessError("already started")
         self._workdir = tempfile.TemporaryDirectory(prefix="magboard-pico-")
         (Path(self._workdir.name) / "board_config.json").write_text(json.dumps(self.config), encoding="utf-8")
+        self.port = str(Path(self._workdir.name) / "ttyACM0")
+        self.plug_in()
+        return self
+
+    def plug_in(self) -> None:
+        """A new pseudo-terminal under the same name, and the firmware booting on it."""
+        if self._workdir is None:
+            raise FirmwareProcessError("not started")
+        if self._master >= 0:
+            raise FirmwareProcessError("already plugged in")
         self._master, self._slave = os.openpty()
         tty.setraw(self._slave)
         flags = fcntl.fcntl(self._master, fcntl.F_GETFL)
         fcntl.fcntl(self._master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-        self.port = os.ttyname(self._slave)
+        os.symlink(os.ttyname(self._slave), self.port)
         self._spawn()
-        return self
 
-    def close(self) -> None:
-        """Stop the firmware and remove its pseudo-terminal."""
+    def unplug(self) -> None:
+        """Pull the cable: the firmware loses power and the port vanishes (reads on it fail)."""
         self.kill()
         for fd in (self._master, self._slave):
             if fd >= 0:
                 os.close(fd)
         self._master = self._slave = -1
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(self.port)
+
+    def close(self) -> None:
+        """Stop the firmware and remove its pseudo-terminal."""
+        self.unplug()
         if self._workdir is not None:
             self._workdir.cleanup()
             self._workdir = None
@@ -192,8 +210,8 @@ class FirmwareProcess:
 
     def restart(self) -> None:
         """Power-cycle: the firmware boots again (a new boot id) with the sensors as they are now."""
-        if self._workdir is None:
-            raise FirmwareProcessError("not started")
+        if self._workdir is None or self._master < 0:
+            raise FirmwareProcessError("not started" if self._workdir is None else "unplugged")
         self.kill()
         self._discard_host_bytes()
         self._spawn()
@@ -233,6 +251,12 @@ class FirmwareProcess:
         if self._master < 0:
             raise FirmwareProcessError("not started")
         os.write(self._master, data)
+
+    def inject_to_device(self, data: bytes) -> None:
+        """Put bytes on the line towards the firmware as if the host had sent them (noise)."""
+        if self._slave < 0:
+            raise FirmwareProcessError("not started")
+        os.write(self._slave, data)
 
     # --- internals ------------------------------------------------------------------------
 
@@ -287,6 +311,7 @@ class FirmwareProcess:
             )
         os.close(feed_read)
         os.close(led_write)
+        self._leds = None  # a strip that just got power is dark until a frame arrives
         self.boots += 1
         self._led_thread = threading.Thread(target=self._read_leds, args=(led_read,), daemon=True)
         self._led_thread.start()

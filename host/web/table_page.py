@@ -28,6 +28,8 @@ from host.web.view import layout, picture
 
 log = logging.getLogger(__name__)
 
+HANDS_WAITING = 32  # gestures and moves queued for the simulated hands; more are refused
+
 
 class TablePage:
     def __init__(self, table: Table, server: PageServer) -> None:
@@ -115,6 +117,9 @@ class TablePage:
     def _queue(self, message: dict[str, Any]) -> None:
         """Hands work in order on their own thread; a move's target is decided now, from the game as it is."""
         kind = message["type"]
+        if len(self._busy) >= HANDS_WAITING:
+            self.message = f"the hands have {HANDS_WAITING} things to do already: wait for them"
+            return
         try:
             if kind == "gesture":
                 args = {k: str(message.get(k, "")) for k in ("cell", "thing")}

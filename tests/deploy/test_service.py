@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from host.cli import main
+from host.cli import build_parser, main
 from host.service.config import ConfigError, ServiceConfig, parse_config, render_config
 from host.service.install import magboard_command
 from host.service.units import CONFIG_PATH, UDEV_PATH, UNIT_PATH, render_udev_rule, render_unit
@@ -120,8 +122,20 @@ def test_dry_run_prints_every_file_and_writes_nothing(
         ("side = 2", "side: must be 0 (moves first) or 1, got 2"),
         ("colour = 1", "colour: unknown key (keys: game, board, serial, level, seconds, side, page)"),
         ('page = "8765"', "page: must be ADDRESS:PORT such as \"127.0.0.1:8765\", got '8765'"),
-        ('page = "0.0.0.0:70000"', "page: must be ADDRESS:PORT"),
+        ('page = "0.0.0.0:70000"', "page: '0.0.0.0:70000': must be a port number 1..65535 (or 0: any free"),
+        ("side = 1.0", "side: must be 0 (moves first) or 1, got 1.0"),
+        ('page = "evil.com:8765"', "page: 'evil.com:8765': 'evil.com' is not an address or name of this"),
+        ('page = " :8765"', "page: ' :8765': must be an address of this machine such as 127.0.0.1, got ' '"),
+        ('page = "127.0.0.1:\u00b2"', "page: '127.0.0.1:²': must be a port number 1..65535 (or 0: any free"),
+        (f'page = "127.0.0.1:{"9" * 5000}"', "page: '127.0.0.1:99999999999999999999999999..."),
         ("level = ", "not valid TOML: "),
+        (f"level = {'7' * 5000}", "not valid TOML: "),
+        ("board = " + "[" * 3000 + "]" * 3000, "not valid TOML: nested too deeply"),
+        ("board = " + "{a = " * 3000 + "1" + "}" * 3000, "not valid TOML: nested too deeply"),
+        (".".join(["deep"] * 3000) + " = 1", "deep: unknown key"),
+        ("level = {a.b.c = 1}", "level: must be an integer 1..10, got dict"),
+        ("seconds = nan", "seconds: must be a number of seconds above 0 and at most 3600, got nan"),
+        ("seconds = inf", "seconds: must be a number of seconds above 0 and at most 3600, got inf"),
     ],
 )  # fmt: skip
 def test_config_errors_name_the_key_and_the_problem(text: str, problem: str) -> None:
@@ -160,3 +174,61 @@ def test_the_unit_quotes_a_command_with_spaces() -> None:
     command = ["/opt/my board/bin/magboard"]
     unit = render_unit(ServiceConfig(), command, "pi", Path("/etc/magboard/config.toml"))
     assert "ExecStart='/opt/my board/bin/magboard' play desdemona" in unit
+
+
+def _play_refuses(option: str, text: str) -> bool:
+    try:
+        build_parser().parse_args(["play", option, text])
+    except SystemExit:
+        return True
+    return False
+
+
+def _toml(text: str) -> str:
+    """The command line's text as the TOML value a configuration would hold."""
+    try:
+        tomllib.loads(f"x = {text}")
+    except ValueError:  # not TOML, or digits beyond int()'s limit
+        return json.dumps(text)
+    return text
+
+
+# (play option, config line for a value's TOML form, values as typed on the command line)
+SHARED = [
+    ("--level", "level = {}", ["0", "11", "5.0", "abc", "-1", "1e1", "²", "9" * 5000, "10", "1", "+3"]),
+    ("--side", "side = {}", ["2", "1.0", "-0", "x", "true", "0", "1"]),
+    ("--seconds", "seconds = {}", ["0", "-1", "nan", "inf", "3601", "1e400", "x", "2", "0.5", "3600"]),
+    ("--port", 'page = "127.0.0.1:{}"', ["0", "99999", "²", "9" * 5000, "-1", "8765", "1.5", " 80", "65535"]),
+    ("--host", 'page = "{}:8765"', ["evil.com", "192.0.2.9", " ", " ::1", "0.0.0.0", "127.0.0.1", "::1"]),
+]
+
+
+@pytest.mark.parametrize(("option", "line", "texts"), SHARED, ids=[case[0] for case in SHARED])
+def test_service_check_refuses_every_value_play_refuses(option: str, line: str, texts: list[str]) -> None:
+    refused_by_play = 0
+    for text in texts:
+        value = text if option in ("--port", "--host") else _toml(text)
+        if option == "--host" and ":" in text:
+            value = f"[{text}]"  # an IPv6 address in ADDRESS:PORT
+        config = line.format(value)
+        try:
+            parse_config(config)
+            checked = None
+        except ConfigError as exc:
+            checked = exc.problems
+        if _play_refuses(option, text):
+            refused_by_play += 1
+            assert checked is not None, f"play refuses {option} {text[:20]!r}, service check takes {config!r}"
+            assert len(checked) == 1 and "\n" not in checked[0] and len(checked[0]) < 200, checked
+            assert checked[0].startswith(line.split(" ")[0] + ": "), checked  # the key, then the reason
+        else:
+            assert checked is None, f"play takes {option} {text!r}, service check refuses it: {checked}"
+    assert 0 < refused_by_play < len(texts)
+
+
+def test_play_names_the_option_and_the_reason(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["play", "--port", "99999"])
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert "argument --port: must be a port number 1..65535 (or 0: any free one), got 99999" in error

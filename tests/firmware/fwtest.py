@@ -78,7 +78,7 @@ class FakePort:
 
     def take_frames(self):
         """The frames written so far (delimiters removed), clearing them."""
-        frames = bytes(self.sent).split(b"\x00")[:-1]
+        frames = [frame for frame in bytes(self.sent).split(b"\x00")[:-1] if frame]
         self.sent = bytearray()
         return frames
 

@@ -83,6 +83,15 @@ def test_receiver_resyncs_after_garbage_and_overflow():
     check(sum(1 for r in results if r > 0) == 1, "only the good frame is a frame")
 
 
+def test_the_first_frame_after_noise_arrives():
+    # Noise with no zero byte in it, then a frame: the frame's leading delimiter ends the noise.
+    good = unhex(vectors()["frames"][0]["wire"])
+    receiver = wire.FrameReceiver(64)
+    results = [receiver.push(b) for b in b"\x7fnoise\x03\x01" + good]
+    check(results[-1] >= wire.MIN_PAYLOAD, "the frame after the noise was lost: " + str(results))
+    check(sum(1 for r in results if r > 0) == 1, "only the good frame is a frame")
+
+
 def test_empty_frames_are_ignored():
     receiver = wire.FrameReceiver(16)
     check([receiver.push(0) for _ in range(3)] == [0, 0, 0], "a lone delimiter is not an error")

@@ -46,7 +46,7 @@ def _command(msg_type, body=b"", seq=7, version=1):
 
         payload.extend(struct.pack("<I", binascii.crc32(payload)))
         out = bytearray(len(payload) + 8)
-        frame = out[: cobs.encode_into(payload, len(payload), out)] + b"\x00"
+        frame = b"\x00" + out[: cobs.encode_into(payload, len(payload), out)] + b"\x00"
     return bytes(frame)
 
 

@@ -22,9 +22,9 @@ class ScriptedDevice:
         self.cols = cols
         self.boot_id = boot_id
         self.leds = leds
-        self.values = [0] * (rows * cols)
+        self._values = [0] * (rows * cols)
         self.config_valid = True
-        self.generation = 0
+        self.generation = 0  # settled changes since boot, as the firmware counts them
         self.answer = True  # reply to commands
         self.nak_next: str | None = None  # refuse the next SET_CONFIG / LED_FRAME with this text
         self.seq = 0
@@ -34,6 +34,16 @@ class ScriptedDevice:
         self._outgoing = bytearray()
         self._ready = threading.Condition()
         self._splitter = FrameSplitter()
+
+    @property
+    def values(self) -> list[int]:
+        return self._values
+
+    @values.setter
+    def values(self, values: list[int]) -> None:
+        if values != self._values:
+            self.generation += 1
+        self._values = values
 
     # --- the serial port the link sees --------------------------------------------------
 
@@ -97,9 +107,17 @@ class ScriptedDevice:
         )
         self.send(MessageType.HELLO, body)
 
-    def send_state(self, *, skip: int = 0, boot_id: int | None = None, rows: int | None = None) -> None:
+    def send_state(
+        self,
+        *,
+        skip: int = 0,
+        boot_id: int | None = None,
+        rows: int | None = None,
+        values: list[int] | None = None,
+    ) -> None:
+        """A STATE of the device's values (or of ``values``, as this generation)."""
         rows = self.rows if rows is None else rows
-        values = (self.values + [0] * rows * self.cols)[: rows * self.cols]
+        values = ((self.values if values is None else values) + [0] * rows * self.cols)[: rows * self.cols]
         body = device_frames.state_body(
             boot_id=self.boot_id if boot_id is None else boot_id,
             values=values,

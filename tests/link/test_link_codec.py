@@ -37,8 +37,16 @@ def test_cobs_round_trip_has_no_zero(data: bytes) -> None:
 def test_frame_round_trip(version: int, msg_type: int, seq: int, body: bytes) -> None:
     frame = Frame(version, msg_type, seq, body)
     wire = encode_frame(frame)
-    assert wire.endswith(b"\x00") and wire.count(0) == 1
-    assert decode_frame(wire[:-1]) == frame
+    assert wire.startswith(b"\x00") and wire.endswith(b"\x00") and wire.count(0) == 2
+    assert decode_frame(wire[1:-1]) == frame
+
+
+@given(st.binary(max_size=200).filter(lambda noise: 0 not in noise), st.integers(0, 0xFFFF))
+def test_the_first_frame_after_noise_arrives(noise: bytes, seq: int) -> None:
+    # Noise without a zero byte would swallow a frame that only had a closing delimiter.
+    frame = Frame(1, 0x03, seq, bytes(range(1, 30)))
+    chunks = FrameSplitter().feed(noise + encode_frame(frame))
+    assert decode_frame(chunks[-1] or b"") == frame
 
 
 @settings(max_examples=300)
@@ -63,15 +71,16 @@ def test_intact_frames_with_bad_bodies_are_message_errors(msg_type: int, seq: in
 
 
 def test_a_frame_after_noise_is_found_across_reads() -> None:
-    # Noise glued to a frame spoils it; after the noise's next delimiter the stream is in step.
+    # Noise, then a frame split over three reads, then the next frame's start: the noise is one bad
+    # chunk (ended by the frame's leading delimiter) and the frame arrives whole.
     frame = encode_frame(Frame(1, 2, 5, b"\x01\x02"))
     splitter = FrameSplitter()
     pieces = splitter.feed(b"\x13\x37garbage" + frame[:4]) + splitter.feed(frame[4:] + frame[:3])
     pieces += splitter.feed(frame[3:] + b"\xff\xfe")
-    assert len(pieces) == 2
+    assert len(pieces) == 3
     with pytest.raises(FrameError):
         decode_frame(pieces[0])  # type: ignore[arg-type]
-    assert decode_frame(pieces[1]) == Frame(1, 2, 5, b"\x01\x02")  # type: ignore[arg-type]
+    assert decode_frame(pieces[1]) == decode_frame(pieces[2]) == Frame(1, 2, 5, b"\x01\x02")  # type: ignore[arg-type]
 
 
 def test_an_endless_frame_is_reported_once_and_skipped() -> None:

@@ -91,10 +91,25 @@ def test_noise_before_and_between_frames(harness: Harness) -> None:
     harness.link.next_snapshot(3)
     device.push(b"\x03\x03garbage\x00\xff\xfe\x00\x01\x02")
     device.values = [1, 1, 1, 1]
-    device.send_state()  # glued to the noise: the first chunk before its delimiter is lost with it
-    device.send_state()
+    device.send_state()  # right after the noise: its leading delimiter ends the noise
     assert harness.link.next_snapshot(3).values == (1, 1, 1, 1)
-    assert harness.link.stats.bad_frames >= 2
+    assert harness.link.stats.bad_frames == 3  # "\x03\x03garbage", "\xff\xfe" and "\x01\x02"
+
+
+def test_an_older_state_of_the_same_boot_is_dropped(harness: Harness) -> None:
+    device = harness.device
+    harness.link.next_snapshot(3)
+    device.values = [1, 0, 0, 0]
+    device.values = [1, 1, 0, 0]  # generation 2
+    device.send_state()
+    assert harness.link.next_snapshot(3).generation == 2
+    device.generation = 1  # a STATE that was overtaken on the way: older than the one handed on
+    device.send_state(values=[1, 0, 0, 0])
+    device.generation = 3
+    device.send_state(values=[0, 0, 0, 1])
+    snapshot = harness.link.next_snapshot(3)
+    assert (snapshot.values, snapshot.generation) == ((0, 0, 0, 1), 3)
+    assert harness.link.stats.stale == 1
 
 
 def test_garbage_before_the_first_frame_is_discarded_quietly() -> None:

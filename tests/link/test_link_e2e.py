@@ -9,6 +9,7 @@ loss or restart happened in between.
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Iterator
 
@@ -145,6 +146,21 @@ def test_noise_both_ways_and_ctrl_c_are_survived(firmware: FirmwareProcess) -> N
         assert link.device is not None and link.device.boot_id == boot  # never restarted
         assert link.stats.bad_frames > 0
         rec.assert_only({_flat(_matrix()), _flat(_matrix((3, 3)))})
+
+
+def test_the_first_frame_after_a_noise_burst_arrives(firmware: FirmwareProcess) -> None:
+    # Noise without a zero byte between two device frames: the next frame's leading delimiter ends
+    # it, so that frame is read whole - no frame is lost, and no sequence gap is ever seen.
+    rec = Recorder()
+    with _link(firmware.port, rec) as link:
+        link.wait_ready(10)
+        rec.wait_for(_flat(_matrix()))
+        rng = random.Random(5)
+        for burst in range(20):
+            firmware.inject(bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 80))))
+            firmware.set_digital(_matrix((burst % ROWS, 0)))
+            rec.wait_for(_flat(_matrix((burst % ROWS, 0))))
+        assert link.stats.bad_frames == 20 and link.stats.gaps == 0, link.stats
 
 
 class LossySerial:

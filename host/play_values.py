@@ -1,0 +1,117 @@
+"""The values `magboard play` takes, each checked in one place.
+
+The command line (``magboard play --level ... --port ...``) and the service's
+configuration file (``magboard service check``, which runs `play` with those
+values) both check through these functions, so a value the service would
+pass on is never one that `play` refuses. Each check takes the value as the
+caller has it (a TOML value, or the command line's text already parsed by
+``from_text``) and raises ValueError saying what is wrong, without the key:
+the caller knows which key or option it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from engines.ai.levels import HIGHEST, LOWEST
+from host.web.access import is_loopback, is_own_host, is_unspecified, split_host
+
+T = TypeVar("T")
+
+MAX_SECONDS = 3600.0
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: int() takes '²' and 5000-digit strings
+
+
+def describe(value: object) -> str:
+    """A value as an error message shows it: short, whatever it is (a 5000-digit number, a deep table)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**20:
+        return f"an integer of about {round(value.bit_length() * math.log10(2))} digits"
+    text = repr(value) if isinstance(value, str | int | float | bool) else type(value).__name__
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _integer(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def level(value: object) -> int:
+    number = _integer(value)
+    if number is None or not LOWEST <= number <= HIGHEST:
+        raise ValueError(f"must be an integer {LOWEST}..{HIGHEST}, got {describe(value)}")
+    return number
+
+
+def seconds(value: object) -> float:
+    number = value if isinstance(value, int | float) and not isinstance(value, bool) else math.nan
+    if not (math.isfinite(number) and 0 < number <= MAX_SECONDS):
+        limit = f"above 0 and at most {MAX_SECONDS:g}"
+        raise ValueError(f"must be a number of seconds {limit}, got {describe(value)}")
+    return float(number)
+
+
+def side(value: object) -> int:
+    number = _integer(value)
+    if number not in (0, 1):
+        raise ValueError(f"must be 0 (moves first) or 1, got {describe(value)}")
+    assert number is not None
+    return number
+
+
+def port(value: object) -> int:
+    """A TCP port; 0 asks for any free one (the tests' way to run several pages at once)."""
+    number = _integer(value)
+    if number is None or not 0 <= number < 65536:
+        raise ValueError(f"must be a port number 1..65535 (or 0: any free one), got {describe(value)}")
+    return number
+
+
+def page_host(value: object) -> str:
+    """An address the page can be served on: this machine's own, or 0.0.0.0 / :: for all of them."""
+    if not isinstance(value, str) or not value or value != value.strip():
+        raise ValueError(f"must be an address of this machine such as 127.0.0.1, got {describe(value)}")
+    host = value.strip("[]")
+    if not (is_loopback(host) or is_unspecified(host) or is_own_host(host)):
+        raise ValueError(f"{value!r} is not an address or name of this machine")
+    return host
+
+
+def page(value: object) -> tuple[str, int]:
+    """ADDRESS:PORT as (address, port)."""
+    if not isinstance(value, str) or ":" not in value:
+        raise ValueError(f'must be ADDRESS:PORT such as "127.0.0.1:8765", got {describe(value)}')
+    name, port_text = split_host(value)
+    if not port_text:
+        raise ValueError(f'must be ADDRESS:PORT such as "127.0.0.1:8765", got {describe(value)}')
+    try:
+        return page_host(name), port(integer_text(port_text))
+    except ValueError as exc:
+        raise ValueError(f"{describe(value)}: {exc}") from None
+
+
+def integer_text(text: str) -> int | str:
+    """The integer a text spells in ASCII digits; else the text itself, for the check to refuse."""
+    return int(text) if _INTEGER_TEXT.fullmatch(text) else text
+
+
+def number_text(text: str) -> float | str:
+    try:
+        return float(text) if len(text) <= 40 else text
+    except ValueError:
+        return text
+
+
+def from_text(check: Callable[[Any], T], parse: Callable[[str], Any] = integer_text) -> Callable[[str], T]:
+    """An argparse ``type``: the text parsed, then checked; argparse names the option in its error."""
+
+    def convert(text: str) -> T:
+        try:
+            return check(parse(text))
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    convert.__name__ = check.__name__
+    return convert
