@@ -22,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     deploy = actions.add_parser("deploy", help="copy the firmware and the board's config, then check it runs")
     deploy.add_argument("--board", required=True, help="board id or file (see `magboard hardware list`)")
     deploy.add_argument("--port", help="the Pico's serial port (default: found by its USB id)")
-    deploy.add_argument("--calibration", type=Path, help="measured Hall zeros, JSON {\"zero\": [...]}")
+    deploy.add_argument("--calibration", type=Path, help='measured Hall zeros, JSON {"zero": [...]}')
     deploy.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
     deploy.set_defaults(run=run_deploy)
 

@@ -75,9 +75,10 @@ def _expectation(board: BoardSpec | None) -> Expectation | None:
 def simulated_bench(board: BoardSpec, *, seed: int = 0, out: TextIO | None = None) -> Iterator[Bench]:
     """The simulated board (real firmware under MicroPython) with simulated hands at it."""
     trouble = LinkTrouble()
-    with Rig(board, seed=seed) as rig, DeviceLink(
-        rig.port, expect=_expectation(board), on_event=trouble
-    ) as link:
+    with (
+        Rig(board, seed=seed) as rig,
+        DeviceLink(rig.port, expect=_expectation(board), on_event=trouble) as link,
+    ):
         bench = Bench(
             "the simulated board", link, SimulatedTester(rig, out), board,
             lambda _board: rig.leds, lambda _board: rig.buttons, trouble, rig,

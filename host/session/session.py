@@ -17,8 +17,8 @@ from typing import Any, Protocol
 
 from engines.game import Game
 from engines.physical import Thing
-from host.session.journal import Journal
 from host.session.lights import FAST, SLOW, STEADY, Light
+from host.store.recorder import GameRecorder
 from host.tracking.candidates import Candidate, Expectations
 from host.tracking.tracker import AMBIGUOUS, CONFIRM, MATCH, MISMATCH, PROGRESS, Step, Tracker, Verdict
 
@@ -60,7 +60,7 @@ class Session:
         empty: Hashable,
         *,
         opponent: Opponent | None = None,
-        journal: Journal | None = None,
+        journal: GameRecorder | None = None,
         settings: Settings | None = None,
         history: Sequence[Any] | None = None,
         moves: Sequence[str] = (),
@@ -229,8 +229,10 @@ class Session:
     def _take_back(self) -> None:
         """Back to the player's previous turn; the LEDs then guide the board back."""
         plies = 1
-        while plies < len(self.moves) and self.settings.ai_side is not None and (
-            self.game.to_move(self.history[-1 - plies]) == self.settings.ai_side
+        while (
+            plies < len(self.moves)
+            and self.settings.ai_side is not None
+            and (self.game.to_move(self.history[-1 - plies]) == self.settings.ai_side)
         ):
             plies += 1
         if plies > len(self.moves):
