@@ -26,9 +26,7 @@ class NotSaving:
 
     def __str__(self) -> str:
         moves = "1 move" if self.unsaved == 1 else f"{self.unsaved} moves"
-        return (
-            f"moves are not being saved: {self.path}: {self.reason} ({moves} unsaved, retrying)"
-        )
+        return f"moves are not being saved: {self.path}: {self.reason} ({moves} unsaved, retrying)"
 
 
 StoreHealth = Saved | NotSaving

@@ -1,5 +1,5 @@
 """The session on hand-made readings: commits, the AI's move shown and carried out, take-back,
-mistakes, the journal.  (The full pipeline with firmware and serial link is tested elsewhere.)"""
+mistakes, the game store.  (The full pipeline with firmware and serial link is tested elsewhere.)"""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ from typing import Any
 from engines.desdemona import Desdemona
 from engines.game import Game
 from engines.physical import Thing
-from host.session.journal import Journal, replay
 from host.session.session import Session, Settings
+from host.store.games import read_games
+from host.store.recorder import GameRecorder
 
 GAME = Desdemona()
 NAMES = GAME.geometry.names
@@ -62,11 +63,14 @@ class Hands:
         self.place(target)
 
 
+def recorder(tmp_path: Path) -> GameRecorder:
+    return GameRecorder.open(tmp_path / "games.sqlite3", GAME, board=None, players=("human", "human"))
+
+
 def new_session(tmp_path: Path, **settings: Any) -> tuple[Session, Hands]:
     settings.setdefault("think_in_background", False)
     session = Session(
-        GAME, reed, "empty", opponent=FirstMove(), journal=Journal(tmp_path / "j.txt", GAME),
-        settings=Settings(**settings),
+        GAME, reed, "empty", opponent=FirstMove(), journal=recorder(tmp_path), settings=Settings(**settings),
     )  # fmt: skip
     return session, Hands(session)
 
@@ -90,7 +94,7 @@ def test_a_move_is_committed_and_the_ai_reply_is_lit(tmp_path: Path) -> None:
     hands.place("a7", Thing("stone", 0))
     hands.wait(150)
     assert session.moves == [ai_text, "a7-a10/a7"]
-    assert replay(tmp_path / "j.txt").moves == session.moves
+    assert read_games(tmp_path / "games.sqlite3")[-1].moves == session.moves
 
 
 def test_a_wrong_move_is_shown_after_it_settles(tmp_path: Path) -> None:
@@ -114,16 +118,16 @@ def test_take_back_by_restoring_the_board(tmp_path: Path) -> None:
     hands.move("a6", "a4")
     hands.wait(150)
     assert session.moves == []
-    assert replay(tmp_path / "j.txt").moves == []
+    assert read_games(tmp_path / "games.sqlite3")[-1].moves == []
 
 
-def test_the_journal_survives_a_cut_and_resumes(tmp_path: Path) -> None:
-    _, hands = new_session(tmp_path, ai_side=None)
+def test_the_store_resumes_the_game_after_a_cut(tmp_path: Path) -> None:
+    session, hands = new_session(tmp_path, ai_side=None)
     hands.move("a4", "a6")
     hands.wait(150)
-    with open(tmp_path / "j.txt", "a") as f:
-        f.write("move a7-a8")  # a power cut in the middle of writing the next entry
-    state = replay(tmp_path / "j.txt")
+    assert session.journal is not None
+    session.journal.close()  # the power goes: the process and its claim on the game end
+    state = recorder(tmp_path)
     assert state.moves == ["a4-a6"]
     resumed = Session(
         GAME, reed, "empty", history=state.positions, moves=state.moves, settings=Settings(ai_side=None)
@@ -151,7 +155,7 @@ def test_setting_up_the_start_position_starts_a_new_game(tmp_path: Path) -> None
     hands.send()
     hands.wait(150)
     assert session.moves == []
-    assert replay(tmp_path / "j.txt").moves == []
+    assert read_games(tmp_path / "games.sqlite3")[-1].moves == []
 
 
 def test_a_hint_is_lit_dim_and_slow_until_the_board_changes(tmp_path: Path) -> None:
