@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
 import threading
 import time
@@ -130,6 +131,9 @@ def run(args: argparse.Namespace) -> int:
             raise CliError(f"{args.script}:{exc}") from None
     path = journal_path(args)
     import_journals(args, path)
+    # A file size limit (ulimit -f) then fails the store's write like a full disk, which the game
+    # survives, instead of killing the program.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     opponent = None if args.humans else AiOpponent(args.level, args.seconds, args.nodes, args.seed)
     settings = Settings(ai_side=None if args.humans else 1 - args.side)
     board_id = args.board or default_board(args.game)

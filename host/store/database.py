@@ -34,7 +34,8 @@ def reason_of(exc: BaseException) -> str:
     """An OS or SQLite error as a short reason, without the path (the caller names it)."""
     if isinstance(exc, OSError) and exc.strerror:
         return exc.strerror[0].lower() + exc.strerror[1:]
-    return str(exc) or type(exc).__name__
+    name = getattr(exc, "sqlite_errorname", None)  # e.g. SQLITE_IOERR_WRITE: which I/O failed
+    return f"{exc} ({name})" if name and name != "SQLITE_ERROR" else str(exc) or type(exc).__name__
 
 
 def _fsync_dir(path: Path) -> None:
