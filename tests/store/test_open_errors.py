@@ -122,7 +122,4 @@ def test_a_stored_game_that_no_longer_replays(tmp_path: Path) -> None:
 @pytest.mark.parametrize("action", [("list",), ("show", "1"), ("export", "1"), ("import", "x")])
 def test_history_says_the_same(tmp_path: Path, action: tuple[str, ...]) -> None:
     line = refused(run_cli("history", "--journal", str(tmp_path), *action), "history")
-    assert (
-        line
-        == f"magboard history: {tmp_path}: cannot open: it is a directory (give a file name, e.g. games.sqlite3)"
-    )
+    assert line.startswith(f"magboard history: {tmp_path}: cannot open: it is a directory")

@@ -10,7 +10,6 @@ import json
 import os
 import random
 import resource
-import signal
 import sqlite3
 import subprocess
 import sys
@@ -19,9 +18,10 @@ import time
 from pathlib import Path
 from typing import IO
 
-from host.store.games import Status, read_games
+from host.store.games import read_games
 from tests.conftest import ROOT
 
+PLAY = [sys.executable, "-m", "host.cli", "play"]
 KILL_COMMITS = int(os.environ.get("MAGBOARD_KILL_COMMITS", "200"))
 
 
@@ -89,13 +89,14 @@ def test_a_second_process_on_the_same_game_is_refused_and_the_first_plays_on(tmp
     first.stdin.flush()
     assert first.stdout.readline().endswith(" Saved\n")
     second = subprocess.run(
-        [sys.executable, "-m", "host.cli", "play", "desdemona", "--humans", "--terminal", "--journal", str(store)],
+        [*PLAY, "desdemona", "--humans", "--terminal", "--journal", str(store)],
         input="a4-a6\nquit\n", capture_output=True, text=True, cwd=ROOT, timeout=120,
     )  # fmt: skip
     assert second.returncode == 2 and second.stdout == ""
     assert second.stderr == (
         f"magboard play: {store}: desdemona is being played by pid {first.pid} "
-        f"({sys.executable} -m tests.store.child {store} hold): quit that game first, or play with another --journal\n"
+        f"({sys.executable} -m tests.store.child {store} hold): "
+        "quit that game first, or play with another --journal\n"
     )
     first.stdin.write("move\n")
     first.stdin.flush()
@@ -121,7 +122,7 @@ def test_other_games_in_the_same_store_are_not_blocked(tmp_path: Path) -> None:
     assert first.stdout is not None and first.stdin is not None
     assert first.stdout.readline() == "ready\n"
     other = subprocess.run(
-        [sys.executable, "-m", "host.cli", "play", "flipfour", "--humans", "--terminal", "--journal", str(store)],
+        [*PLAY, "flipfour", "--humans", "--terminal", "--journal", str(store)],
         input="d1\nquit\n", capture_output=True, text=True, cwd=ROOT, timeout=120,
     )  # fmt: skip
     assert other.returncode == 0, other.stderr
@@ -140,8 +141,8 @@ def test_a_full_disk_mid_game_is_said_and_everything_saved_once_there_is_room(tm
     saved = f"moves are saved in {store}"
     assert [line.split(" | ")[1] == saved for line in lines] == [True] * 3 + [False] * 4 + [True]
     assert all(f"moves are not being saved: {store}: " in line for line in lines[3:7])
-    assert [line.split(" | ")[1].endswith(f"({n} unsaved, retrying)") for line, n in
-            zip(lines[3:7], ("1 move", "2 moves", "3 moves", "2 moves"), strict=True)] == [True] * 4  # fmt: skip
+    unsaved = [line.split(" (")[-1].removesuffix(" unsaved, retrying)") for line in lines[3:7]]
+    assert unsaved == ["1 move", "2 moves", "3 moves", "2 moves"]
     logged = err.splitlines()
     assert (
         logged[0].startswith(f"moves are not being saved: {store}: ")
@@ -161,8 +162,8 @@ def test_magboard_play_survives_a_full_disk_and_saves_the_moves_after(tmp_path: 
         "lift a6\nplace a5\nplace a6 stone:1\nwait 1000\n"
     )
     proc = subprocess.Popen(
-        [sys.executable, "-m", "host.cli", "play", "desdemona", "--humans", "--script", str(script),
-         "--journal", str(store)], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [*PLAY, "desdemona", "--humans", "--script", str(script), "--journal", str(store)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert proc.stdout is not None
     commits = []
@@ -185,5 +186,3 @@ def test_magboard_play_survives_a_full_disk_and_saves_the_moves_after(tmp_path: 
     assert "Traceback" not in err
     assert err.splitlines()[0].startswith(f"moves are not being saved: {store}: ")
     assert err.splitlines()[-1] == f"moves are saved again in {store}"
-    assert signal.SIGXFSZ  # the limit made writes fail (EFBIG) rather than kill the game: see play.run
-    assert Status.PLAYING is read_games(store)[0].status

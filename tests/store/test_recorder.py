@@ -105,7 +105,7 @@ def test_the_result_is_recorded_with_the_move_that_ends_the_game(store: Path) ->
 
 
 class FullDisk:
-    """A fault-injecting store: while ``full``, every transaction and every reopening fails as on a full disk."""
+    """A fault-injecting store: while ``full``, each transaction and reopening fails as on a full disk."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.full = False
