@@ -42,9 +42,11 @@ def _games_of(path: Path, text: str) -> tuple[list[StoredGame], list[str]]:
         journal = read_journal(path, text)
         game, options = journal.game.id, tuple(sorted(journal.game.chosen))
         found = []
-        for moves in journal.games:
+        for number, moves in enumerate(journal.games, start=1):
             if moves:
                 status, outcome = ending(journal.game, positions_of(journal.game, moves)[-1])
+                if status is Status.PLAYING and number < len(journal.games):
+                    status = Status.ABANDONED  # a new game was started after it
                 stored = StoredGame(None, game, options, None, ("?", "?"), status, None, None, outcome)
                 stored.source, stored.moves, stored.times = f"journal {path}", moves, [None] * len(moves)
                 found.append(stored)
@@ -80,10 +82,9 @@ def import_file(conn: sqlite3.Connection, path: Path) -> Imported:
         if row is not None:
             report.before = row[0]
             return report
-        for number, stored in enumerate(games, start=1):
-            resumes = number == len(games) and in_play(conn, stored.game, stored.options) is None
-            if stored.status is Status.PLAYING and not resumes:
-                stored.status = Status.ABANDONED
+        for stored in games:
+            if stored.status is Status.PLAYING and in_play(conn, stored.game, stored.options) is not None:
+                stored.status = Status.ABANDONED  # the slot has a game that resumes already
             report.ids.append(insert_game(conn, stored))
         conn.execute(
             "INSERT INTO imported_files (sha256, path, at, note) VALUES (?, ?, ?, ?)",
