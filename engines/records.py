@@ -92,7 +92,7 @@ def parse(text: str) -> Record:
                 raise RecordError(number, f"header {key!r} given twice")
             header[key] = (number, value)
             continue
-        if match and move_lines:
+        if match and move_lines and not _looks_like_move(line):
             raise RecordError(number, f"header line {line!r} after the first move")
         move_lines.append((number, line))
     if "game" not in header:

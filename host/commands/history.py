@@ -82,7 +82,7 @@ def run_list(args: argparse.Namespace) -> int:
         started = stamp(stored.started_at) if stored.started_at is not None else "?"
         options = f" ({' '.join(stored.options)})" if stored.options else ""
         print(
-            f"{stored.id:>5}  {started:19}  {stored.game}{options}  {count} moves  {_state(stored)}  "
+            f"{stored.id:>5}  {started:19}  {stored.game}{options}  {count} move{'' if count == 1 else 's'}  {_state(stored)}  "
             f"{stored.players[0]} - {stored.players[1]}"
         )
     return 0
