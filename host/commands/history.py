@@ -81,8 +81,9 @@ def run_list(args: argparse.Namespace) -> int:
     for stored, count in games:
         started = stamp(stored.started_at) if stored.started_at is not None else "?"
         options = f" ({' '.join(stored.options)})" if stored.options else ""
+        moves = "1 move" if count == 1 else f"{count} moves"
         print(
-            f"{stored.id:>5}  {started:19}  {stored.game}{options}  {count} move{'' if count == 1 else 's'}  {_state(stored)}  "
+            f"{stored.id:>5}  {started:19}  {stored.game}{options}  {moves}  {_state(stored)}  "
             f"{stored.players[0]} - {stored.players[1]}"
         )
     return 0
