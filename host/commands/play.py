@@ -51,15 +51,9 @@ from host.web.server import PageServer, WebError
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
-    BoardFileError,
-    StoreError,
-    ValueError,
-    TimeoutError,
-    FirmwareProcessError,
-    DriverError,
-    LinkError,
+    BoardFileError, StoreError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
     WebError,
-)
+)  # fmt: skip
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
 COMMAND_S = 5.0
 
