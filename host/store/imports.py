@@ -28,12 +28,14 @@ class Imported:
     ids: list[int] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     before: str | None = None  # the file was imported already: what that import did
+    resumes: int | None = None  # the imported game that `magboard play` resumes
 
     def __str__(self) -> str:
         if self.before is not None:
             return f"{self.path}: imported before ({self.before})"
         games = ", ".join(map(str, self.ids)) or "none (no moves)"
-        return "; ".join([f"{self.path}: imported, games {games}", *self.notes])
+        resumes = [] if self.resumes is None else [f"game {self.resumes} resumes at the next start"]
+        return "; ".join([f"{self.path}: imported, games {games}", *resumes, *self.notes])
 
 
 def _games_of(path: Path, text: str) -> tuple[list[StoredGame], list[str]]:
@@ -86,6 +88,8 @@ def import_file(conn: sqlite3.Connection, path: Path) -> Imported:
             if stored.status is Status.PLAYING and in_play(conn, stored.game, stored.options) is not None:
                 stored.status = Status.ABANDONED  # the slot has a game that resumes already
             report.ids.append(insert_game(conn, stored))
+            if stored.status is Status.PLAYING:
+                report.resumes = report.ids[-1]
         conn.execute(
             "INSERT INTO imported_files (sha256, path, at, note) VALUES (?, ?, ?, ?)",
             (digest, str(path), time.time(), "games " + (", ".join(map(str, report.ids)) or "none")),

@@ -15,6 +15,7 @@ from host.store.imports import import_file
 from tests.conftest import ROOT
 
 HEADER = "game: desdemona\noptions: \n---\n"
+RESUMES = "imported, games 1; game 1 resumes at the next start; "
 
 
 def imported(tmp_path: Path, body: bytes | str) -> tuple[str, list[tuple[list[str], Status]]]:
@@ -29,41 +30,41 @@ def imported(tmp_path: Path, body: bytes | str) -> tuple[str, list[tuple[list[st
 def test_a_torn_last_line_is_left_out_and_said(tmp_path: Path) -> None:
     said, games = imported(tmp_path, HEADER + "move a4-a6\nmove a7-a8/a7\nmove a6-")
     journal = tmp_path / "desdemona.journal"
-    assert said == f"{journal}: imported, games 1; line 6: cut short ('move a6-'), not imported"
+    assert said == f"{journal}: {RESUMES}line 6: cut short ('move a6-'), not imported"
     assert games == [(["a4-a6", "a7-a8/a7"], Status.PLAYING)]
 
 
 def test_a_zero_filled_tail_is_left_out_and_said(tmp_path: Path) -> None:
     said, games = imported(tmp_path, (HEADER + "move a4-a6\nmove a7-a8/a7\n").encode() + bytes(4096))
-    assert said.endswith("imported, games 1; line 6: a zero-filled tail of 4096 bytes, not imported")
+    assert said.endswith(RESUMES + "line 6: a zero-filled tail of 4096 bytes, not imported")
     assert games == [(["a4-a6", "a7-a8/a7"], Status.PLAYING)]
 
 
 def test_zeros_then_later_lines_keep_the_later_lines(tmp_path: Path) -> None:
     body = (HEADER + "move a4-a6\n").encode() + bytes(100) + b"\n" + bytes(7) + b"move a7-a8/a7\n"
     said, games = imported(tmp_path, body)
-    assert said.endswith("imported, games 1; line 5: zero-filled (a torn write), skipped")
+    assert said.endswith(RESUMES + "line 5: zero-filled (a torn write), skipped")
     assert games == [(["a4-a6", "a7-a8/a7"], Status.PLAYING)]
 
 
 def test_an_entry_glued_to_a_torn_one_is_kept(tmp_path: Path) -> None:
     """The old journal appended after a torn line: 'move a7-' + 'move a7-a8/a7' on one line."""
     said, games = imported(tmp_path, HEADER + "move a4-a6\nmove a7-move a7-a8/a7\nmove a6-a5/a6\n")
-    assert said.endswith("imported, games 1; line 5: a torn entry 'move a7-' skipped")
+    assert said.endswith(RESUMES + "line 5: a torn entry 'move a7-' skipped")
     assert games == [(["a4-a6", "a7-a8/a7", "a6-a5/a6"], Status.PLAYING)]
 
 
 def test_take_backs_and_new_games(tmp_path: Path) -> None:
     body = HEADER + "move a4-a6\nmove a7-a8/a7\ntakeback 1\nnewgame\nmove a4-a5\nnewgame\n"
     said, games = imported(tmp_path, body)
-    assert said.endswith("imported, games 1, 2")
+    assert said.endswith("imported, games 1, 2")  # the journal ends on 'newgame': nothing resumes
     assert games == [(["a4-a6"], Status.ABANDONED), (["a4-a5"], Status.ABANDONED)]
 
 
 def test_an_illegal_move_ends_the_import_there(tmp_path: Path) -> None:
     said, games = imported(tmp_path, HEADER + "move a4-a6\nmove a7-a6\nmove a7-a8/a7\n")
     assert said.endswith(
-        "imported, games 1; line 5: move 'a7-a6': not legal here: the queen on a7 cannot reach a6:"
+        RESUMES + "line 5: move 'a7-a6': not legal here: the queen on a7 cannot reach a6:"
         " this line and the 1 after it are not imported"
     )
     assert games == [(["a4-a6"], Status.PLAYING)]
@@ -97,10 +98,7 @@ def test_magboard_play_imports_the_old_journals_once_and_resumes_their_game(tmp_
     first = play()
     assert first.returncode == 0, first.stderr
     journal = data / "desdemona.journal"
-    assert (
-        first.stderr
-        == f"magboard play: {journal}: imported, games 1; line 6: cut short ('move a6'), not imported\n"
-    )
+    assert first.stderr == f"magboard play: {journal}: {RESUMES}line 6: cut short ('move a6'), not imported\n"
     assert "moves: a4-a6 a7-a8/a7" in first.stdout
     assert f"moves are saved in {data / 'games.sqlite3'}" in first.stdout
     second = play()
