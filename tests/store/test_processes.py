@@ -159,7 +159,7 @@ def test_magboard_play_survives_a_full_disk_and_saves_the_moves_after(tmp_path: 
     store = tmp_path / "games.sqlite3"
     script = tmp_path / "script.txt"
     script.write_text(
-        "lift a4\nplace a6\nwait 1500\nlift a7\nplace a8\nplace a7 stone:0\nwait 1500\n"
+        "lift a4\nplace a6\nwait 2500\nlift a7\nplace a8\nplace a7 stone:0\nwait 2500\n"
         "lift a6\nplace a5\nplace a6 stone:1\nwait 1000\n"
     )
     proc = subprocess.Popen(
