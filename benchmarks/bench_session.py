@@ -6,13 +6,13 @@
    simulated Hall board (virtual board, the real firmware under MicroPython, pty and pyserial,
    tracker, session, virtual LEDs).  For every snapshot or clock tick that made the session
    act (a commit, a new scene, a new LED frame), the host time until the LED frame is written:
-   decode, tracking, commit, journal, scene and frame.  p50 and p99.  Listing the next
+   decode, tracking, commit, store, scene and frame.  p50 and p99.  Listing the next
    position's candidates (every successor and its expected reading) runs after the frame is
    written, while the player thinks: its time is reported on its own.  The AI thinks on its
    own thread, so its thinking time is not part of it either.
 2. Power cuts: `magboard play --script` is killed (SIGKILL, the whole process group) at random
-   moments while it plays random moves, again and again, until the journal holds --kills moves;
-   every move printed as committed before a kill must be in the journal afterwards.
+   moments while it plays random moves, again and again, until the store holds --kills moves;
+   every move printed as committed before a kill must be in the store afterwards.
 """
 
 from __future__ import annotations
@@ -34,10 +34,10 @@ from typing import Any
 from engines import registry
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
-from host.session.journal import replay
 from host.session.script import format_action
 from host.session.session import Settings
 from host.session.setup import open_simulated
+from host.store.games import Status, read_games
 from host.tracking.candidates import Expectations
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -95,20 +95,19 @@ def power_cuts(target: int, seed: int) -> tuple[int, int]:
     """(kills, moves committed in all); raises if a committed move was lost."""
     rng = random.Random(seed)
     game = registry.make("desdemona")
-    kills = done = 0  # done: moves of finished games
+    kills = 0
     with tempfile.TemporaryDirectory() as tmp:
-        journal = Path(tmp) / "game.journal"
+        store = Path(tmp) / "games.sqlite3"
         script = Path(tmp) / "script.txt"
-        command = [sys.executable, "-m", "host", "play", "desdemona", "--humans", "--journal", str(journal)]
+        command = [sys.executable, "-m", "host", "play", "desdemona", "--humans", "--journal", str(store)]
         while True:
-            moves = replay(journal).moves if journal.exists() else []
+            games = read_games(store) if store.exists() else []
+            # A finished game is marked so with its last move: the next run starts another.
+            done = sum(len(g.moves) for g in games if g.status is Status.FINISHED)
+            moves = games[-1].moves if games and games[-1].status is Status.PLAYING else []
             if done + len(moves) >= target:
                 return kills, done + len(moves)
             pos = game.play_texts(moves)
-            if game.is_over(pos):  # a finished game: start the next one
-                done += len(moves)
-                journal.unlink()
-                continue
             lines = ["step 20"]
             for _ in range(8):
                 if game.is_over(pos):
@@ -141,9 +140,10 @@ def power_cuts(target: int, seed: int) -> tuple[int, int]:
                     continue  # the last line, cut by the kill
                 if event["event"] == "commit":
                     printed.append(event["move"])
-            after_kill = replay(journal).moves
+            games = read_games(store)
+            after_kill = games[-1].moves if games else []  # killed before the store was made
             if after_kill[: len(moves)] != moves or after_kill[len(moves) :][: len(printed)] != printed:
-                raise SystemExit(f"LOST: before {moves}, printed {printed}, journal now {after_kill}")
+                raise SystemExit(f"LOST: before {moves}, printed {printed}, store now {after_kill}")
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -13,8 +13,8 @@ Format::
 
 The header needs ``game``; ``player0``/``player1`` default to "?".  Reading
 validates every move by replaying it, so a record that loads is a legal game;
-errors carry the line number.  The session journal uses the same format, so a
-game survives a power cut as a record.
+errors carry the line number.  `magboard history export` writes the games of the
+store (host/store) in this format.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def parse(text: str) -> Record:
                 raise RecordError(number, f"header {key!r} given twice")
             header[key] = (number, value)
             continue
-        if match and move_lines:
+        if match and move_lines and not _looks_like_move(line):
             raise RecordError(number, f"header line {line!r} after the first move")
         move_lines.append((number, line))
     if "game" not in header:

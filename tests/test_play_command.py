@@ -1,17 +1,17 @@
-"""`magboard play` on the simulated board: typed moves and actions, scripts, the journal."""
+"""`magboard play` on the simulated board: typed moves and actions, scripts, the game store."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from host.session.journal import replay
+from host.store.games import Status, read_games
 from tests.conftest import run_cli
 
 
 def play(tmp_path: Path, typed: str, *extra: str) -> str:
     result = run_cli(
-        "play", "desdemona", "--nodes", "40", "--level", "2", "--journal", str(tmp_path / "game.journal"),
+        "play", "desdemona", "--nodes", "40", "--level", "2", "--journal", str(tmp_path / "games.sqlite3"),
         "--terminal", *extra, input_text=typed,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -21,7 +21,7 @@ def play(tmp_path: Path, typed: str, *extra: str) -> str:
 def test_a_typed_move_is_made_by_simulated_hands_and_the_ai_move_is_lit(tmp_path: Path) -> None:
     out = play(tmp_path, "a4-a6\nquit\n")
     assert "AI plays " in out and "LEDs: " in out
-    assert replay(tmp_path / "game.journal").moves[0] == "a4-a6"
+    assert read_games(tmp_path / "games.sqlite3")[-1].moves[0] == "a4-a6"
 
 
 def test_physical_actions_and_bad_input(tmp_path: Path) -> None:
@@ -30,17 +30,23 @@ def test_physical_actions_and_bad_input(tmp_path: Path) -> None:
     assert "b6 lift (fast)" in out  # a queen put on b6 is no move: guided back
     assert "no cell 'z9'" in out
     assert "a4-a5 a4-a6" in out
-    assert replay(tmp_path / "game.journal").moves == []
+    assert read_games(tmp_path / "games.sqlite3")[-1].moves == []
 
 
-def test_do_carries_out_the_ai_move_and_the_game_resumes_from_the_journal(tmp_path: Path) -> None:
+def test_do_carries_out_the_ai_move_and_the_game_resumes_from_the_store(tmp_path: Path) -> None:
     play(tmp_path, "a4-a6\ndo\nquit\n")
-    moves = replay(tmp_path / "game.journal").moves
+    moves = read_games(tmp_path / "games.sqlite3")[-1].moves
     assert len(moves) == 2
     out = play(tmp_path, "quit\n")
     assert "moves: " + " ".join(moves) in out
     play(tmp_path, "quit\n", "--new")
-    assert replay(tmp_path / "game.journal").moves == []
+    first, second = read_games(tmp_path / "games.sqlite3")
+    assert (first.moves, first.status, second.moves, second.status) == (
+        moves,
+        Status.ABANDONED,
+        [],
+        Status.PLAYING,
+    )
 
 
 def test_a_script_prints_commits_and_led_frames_as_json_lines(tmp_path: Path) -> None:

@@ -13,15 +13,16 @@ Four ways in, one session underneath:
   printing commits, scenes and LED frames as JSON lines.
 - ``--serial PORT`` (or ``auto``): a real board on a serial port (with the page,
   or ``--terminal`` for none).
-Every committed move goes to the journal first, so after a power cut the same
-command resumes the game (``--new`` starts afresh).
+Every committed move goes to the game store (host/store) before the LEDs
+change, so after a power cut the same command resumes the game (``--new``
+starts another; the old one stays in the store, marked abandoned).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
+import signal
 import sys
 import threading
 import time
@@ -39,25 +40,21 @@ from host.session import words
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
-from host.session.journal import JournalError
 from host.session.script import ScriptError, parse
 from host.session.session import Event, Settings
 from host.session.setup import Table, default_board, open_real, open_simulated
 from host.sim.firmware_process import FirmwareProcessError
+from host.store.database import StoreError
+from host.store.imports import import_old_journals
+from host.store.paths import default_store
 from host.web.play_page import DEFAULT_PORT, serve_page, start_server
 from host.web.server import PageServer, WebError
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
-    BoardFileError,
-    JournalError,
-    ValueError,
-    TimeoutError,
-    FirmwareProcessError,
-    DriverError,
-    LinkError,
+    BoardFileError, StoreError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
     WebError,
-)
+)  # fmt: skip
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
 COMMAND_S = 5.0
 
@@ -65,7 +62,7 @@ HELP = """Type a move (e.g. a4-a6) and the simulated hands make it, or physical 
   lift CELL | place CELL [KIND[:COLOUR]] | remove CELL | turn CELL | slide CELL ... | tap CELL
   do            carry out the AI's move as the LEDs show it
   confirm | hint | takeback | newgame      the board's buttons
-  moves         list the legal moves        quit    stop (the journal keeps the game)"""
+  moves         list the legal moves        quit    stop (the store keeps the game)"""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -83,8 +80,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     seconds = play_values.from_text(play_values.seconds, play_values.number_text)
     p.add_argument("--seconds", type=seconds, default=3.0, help="AI thinking time per move")
     p.add_argument("--nodes", type=int, help="AI node budget per move instead of time (repeatable play)")
-    p.add_argument("--journal", type=Path, help="journal file (default: in ~/.local/share/magboard)")
-    p.add_argument("--new", action="store_true", help="start a new game instead of resuming the journal")
+    p.add_argument(
+        "--journal", type=Path, metavar="PATH",
+        help="the game store, a SQLite file (default: ~/.local/share/magboard/games.sqlite3)",
+    )  # fmt: skip
+    p.add_argument(
+        "--new", action="store_true", help="start a new game (the unfinished one stays, marked abandoned)"
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensors and the AI")
     p.add_argument("--terminal", action="store_true", help="play in the terminal instead of the browser page")
     host = play_values.from_text(play_values.page_host, str)
@@ -99,10 +101,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def journal_path(args: argparse.Namespace) -> Path:
-    if args.journal is not None:
-        return Path(args.journal)
-    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
-    return base / "magboard" / f"{args.game}.journal"
+    """The game store: ``--journal PATH``, or the one in the XDG data directory."""
+    return default_store() if args.journal is None else Path(args.journal)
+
+
+def import_journals(args: argparse.Namespace, path: Path) -> None:
+    """The default store takes in the journal files of earlier versions once, saying what it kept."""
+    if args.journal is None:
+        try:
+            said = import_old_journals(path)
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+        for line in said:
+            print(f"magboard {args.command}: {line}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -122,14 +133,16 @@ def run(args: argparse.Namespace) -> int:
         except ScriptError as exc:
             raise CliError(f"{args.script}:{exc}") from None
     path = journal_path(args)
-    if args.new and path.exists():
-        path.unlink()
+    import_journals(args, path)
+    # A file size limit (ulimit -f) then fails the store's write like a full disk, which the game
+    # survives, instead of killing the program.
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
     opponent = None if args.humans else AiOpponent(args.level, args.seconds, args.nodes, args.seed)
     settings = Settings(ai_side=None if args.humans else 1 - args.side)
     board_id = args.board or default_board(args.game)
     common: dict[str, Any] = {
         "board_id": board_id, "options": tuple(args.option), "opponent": opponent, "settings": settings,
-        "journal_path": path,
+        "journal_path": path, "new": args.new,
     }  # fmt: skip
     server: PageServer | None = None
     try:
@@ -146,8 +159,6 @@ def run(args: argparse.Namespace) -> int:
             if server is not None:
                 return serve_page(table, server, not args.no_browser, sys.stdout)
             return interactive(table, sys.stdin, sys.stdout)
-    except JournalError as exc:
-        raise CliError(f"{exc} (move the file away to keep it, or start afresh with --new)") from None
     except EXPECTED_FAILURES as exc:
         raise CliError(str(exc)) from None
     finally:
@@ -207,7 +218,7 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
 def serve_real(table: Table) -> int:
     """Play on a real board until interrupted."""
     print(f"{table.game.name} on {table.board.name}: play on the board.")
-    print("Ctrl-C stops; the journal keeps the game.")
+    print("Ctrl-C stops; the store keeps the game.")
     table.loop.link_listeners.append(lambda status, reason: print(status.notice(reason), flush=True))
     try:
         table.loop.run()
@@ -242,7 +253,7 @@ def interactive(table: Table, stdin: TextIO, out: TextIO) -> int:
         if not command:
             continue
         if command in ("quit", "exit"):
-            out.write(f"The game is saved: `magboard play {game.id}` resumes it.\n")
+            out.write(f"{session.journal.health if session.journal else 'the game is not kept (no store)'}\n")
             return 0
         try:
             message = obey(table, hands, command)

@@ -8,7 +8,12 @@ for readings to settle and LEDs to blink.
 No fault of the link stops the loop: while the board is unplugged, restarting
 or drowned in noise, the loop keeps ticking the session, and passes every
 change of the link's status (connected / reconnecting / disconnected, with the
-reason) to ``link_listeners``, for the page and the terminal to say so.
+reason) to ``link_listeners``, and tells the session, whose view then says so.
+
+Readings keep the time they were taken: each snapshot carries the firmware's
+uptime when it settled, which ``DeviceClock`` maps onto this machine's clock,
+and every snapshot waiting in the queue is handed on before the clock ticks,
+so a stall never makes two moves into one or a half-way board look settled.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from collections.abc import Callable
 
 from host.drivers.interfaces import Buttons
 from host.link.device_link import DeviceLink, LinkError, LinkStatus
+from host.link.snapshot import Snapshot
 from host.session.board_play import BoardPlay
 
 TICK_S = 0.02
@@ -26,6 +32,23 @@ TICK_S = 0.02
 
 def monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
+
+
+class DeviceClock:
+    """The firmware's uptime as this machine's clock: the smallest delay seen since its boot is taken
+    as the link's latency, so a snapshot read late (the host was busy) keeps the time it settled."""
+
+    def __init__(self) -> None:
+        self._boot: int | None = None
+        self._offset = 0
+
+    def host_time(self, boot_id: int, device_ms: int, received_ms: int) -> int:
+        offset = received_ms - device_ms
+        if boot_id != self._boot:
+            self._boot, self._offset = boot_id, offset
+        else:
+            self._offset = min(self._offset, offset)
+        return min(received_ms, device_ms + self._offset)
 
 
 class LiveLoop:
@@ -45,6 +68,7 @@ class LiveLoop:
         # called with the link's new status and its reason whenever it changes, on the loop's thread
         self.link_listeners: list[Callable[[LinkStatus, str], None]] = []
         self.link_status = link.status
+        self.device_clock = DeviceClock()
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Serve the board until ``stop`` is set or ``until()`` says so."""
@@ -53,24 +77,36 @@ class LiveLoop:
 
     def step(self) -> None:
         try:
-            snapshot = self.link.next_snapshot(TICK_S)
+            snapshots = [self.link.next_snapshot(TICK_S)]
         except TimeoutError:
-            snapshot = None
+            snapshots = []
         except LinkError:  # only once the link is closed, when the table is put away
             self.stop.set()
             return
+        snapshots.extend(self._queued())
         status = self.link.status
         if status is not self.link_status:
             self.link_status = status
             reason = self.link.status_reason
+            self.play.session.board_link(status is LinkStatus.CONNECTED, status.notice(reason))
             for listener in self.link_listeners:
                 listener(status, reason)
         now = self.clock()
-        if snapshot is not None:
-            self.play.on_snapshot(now, snapshot.values)
+        for snapshot in snapshots:
+            taken = self.device_clock.host_time(snapshot.boot_id, snapshot.device_time_ms, now)
+            self.play.on_snapshot(taken, snapshot.values)
         if self.buttons is not None:
             for press in self.buttons.poll():
                 self.play.on_button(now, press.button)
         self.play.tick(now)
         for observer in self.observers:
             observer()
+
+    def _queued(self) -> list[Snapshot]:
+        """The snapshots already waiting (read during a stall), oldest first."""
+        out = []
+        while True:
+            try:
+                out.append(self.link.next_snapshot(0))
+            except (TimeoutError, LinkError):
+                return out

@@ -23,9 +23,10 @@ from host.hardware.objects import reversible_kinds
 from host.session import core
 from host.session.core import Settings
 from host.session.describe import describe
-from host.session.intent import Button, Intent
+from host.session.intent import Button, Intent, Notice
 from host.session.lights import Light
 from host.session.session_view import AiInfo, SessionView
+from host.store.health import NotSaving, StoreHealth
 from host.tracking.candidates import Expectations
 
 __all__ = ["Event", "EventKind", "GameLog", "Opponent", "Session", "Settings"]
@@ -40,13 +41,19 @@ class Opponent(Protocol):
 
 
 class GameLog(Protocol):
-    """Where committed moves are kept (the game store): each call returns once the entry is safe."""
+    """Where committed moves are kept (the game store): each call returns once the entry is safe, or
+    says in ``health`` that it could not be saved (and tries again with the next)."""
 
     def move(self, text: str) -> None: ...
 
     def takeback(self, plies: int) -> None: ...
 
     def new_game(self) -> None: ...
+
+    def close(self) -> None: ...
+
+    @property
+    def health(self) -> StoreHealth: ...
 
 
 class EventKind(Enum):
@@ -58,6 +65,7 @@ class EventKind(Enum):
     OVER = "over"
     SCENE = "scene"
     INTENT = "intent"
+    NOTICE = "notice"
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,7 @@ class Session:
         self.listeners: list[Callable[[Event], None]] = []
         self.scene: Mapping[str, Light] = {}
         self._said: tuple[str, str] | None = None
+        self._notices: dict[Notice, str] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
         self._thinking: tuple[int, Future[Any]] | None = None
         self._hinting: tuple[int, Future[list[Any]]] | None = None
@@ -121,6 +130,19 @@ class Session:
         """A button of the board (or the page); ValueError names the known ones."""
         button = name if isinstance(name, Button) else Button.named(name)
         self._step(core.Press(t_ms, button))
+
+    def board_link(self, connected: bool, words: str) -> None:
+        """The board's link went away or came back: the view says so meanwhile (the game goes on)."""
+        self._notice(Notice.BOARD_DISCONNECTED, None if connected else words)
+
+    def _notice(self, notice: Notice, words: str | None) -> None:
+        if self._notices.get(notice) == words:
+            return
+        if words is None:
+            self._notices.pop(notice, None)
+        else:
+            self._notices[notice] = words
+        self._emit(EventKind.NOTICE, notice=notice.value, words=words)
 
     def wait_for_ai(self, timeout: float | None = None) -> None:
         """Block until the AI's answers asked for so far are in (the terminal waits for the AI this way;
@@ -197,7 +219,10 @@ class Session:
                 getattr(opponent, "nodes", None),
             )
         hint = tuple(game.line_texts(pos, state.hint))
-        return SessionView(game, pos, state.intent, state.log.moves, last, hint, ai)
+        notices = tuple(self._notices)
+        return SessionView(
+            game, pos, state.intent, state.log.moves, last, hint, ai, notices, tuple(self._notices.values())
+        )
 
     # --- the shell ------------------------------------------------------------------------------
     def _step(self, event: core.Event) -> None:
@@ -240,6 +265,9 @@ class Session:
             elif isinstance(effect, core.AskHint):
                 self._ask_hint(effect)
         if any(isinstance(e, (core.Played, core.TookBack, core.NewGame)) for e in effects):
+            if self.journal is not None:
+                health = self.journal.health
+                self._notice(Notice.NOT_SAVING, str(health) if isinstance(health, NotSaving) else None)
             outcome = self.game.outcome(self.position)
             if outcome is not None and any(isinstance(e, core.Played) for e in effects):
                 score = list(outcome.score) if outcome.score else None

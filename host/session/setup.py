@@ -21,10 +21,10 @@ from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import DeviceLink, Expectation
 from host.session.board_play import BoardPlay
-from host.session.journal import Journal, replay
 from host.session.live import LiveLoop
 from host.session.session import Opponent, Session, Settings
 from host.sim.rig import Rig
+from host.store.recorder import GameRecorder
 
 READY_S = 10.0
 
@@ -47,6 +47,13 @@ class Table:
     rig: Rig | None = None
 
 
+def players_of(settings: Settings, opponent: Opponent | None) -> tuple[str, str]:
+    """Who plays each side, as the store and the text records name them."""
+    level = getattr(opponent, "level", None)
+    ai = "magboard" if level is None else f"magboard level {level}"
+    return (ai if settings.ai_side == 0 else "human", ai if settings.ai_side == 1 else "human")
+
+
 def make_session(
     game: Game[Any, Any],
     board: BoardSpec,
@@ -54,21 +61,26 @@ def make_session(
     opponent: Opponent | None,
     settings: Settings,
     journal_path: Path | None,
+    new: bool = False,
 ) -> Session:
-    """A session, resumed from the journal when it holds a game of this kind."""
-    history: list[Any] | None = None
-    moves: list[str] = []
-    if journal_path is not None and journal_path.exists() and journal_path.stat().st_size:
-        state = replay(journal_path)
-        if state.game.id != game.id or state.game.chosen != game.chosen:
-            raise ValueError(f"{journal_path} holds a {state.game.id} game, not {game.id}")
-        history, moves = state.positions, state.moves
-    journal = Journal(journal_path, game) if journal_path is not None else None
+    """A session writing to the store at ``journal_path``, resuming its unfinished game of this kind
+    (``new``: marking it abandoned and starting another).  StoreError says why the store cannot be used."""
+    recorder = None
+    if journal_path is not None:
+        players = players_of(settings, opponent)
+        recorder = GameRecorder.open(journal_path, game, board=board.id, players=players, new=new)
     model = SensorModel(board)
     return Session(
-        game, model.reading_of, Reading.EMPTY, opponent=opponent, journal=journal, settings=settings,
-        history=history, moves=moves,
+        game, model.reading_of, Reading.EMPTY, opponent=opponent, journal=recorder, settings=settings,
+        history=recorder.positions if recorder else None, moves=recorder.moves if recorder else (),
     )  # fmt: skip
+
+
+def close_session(session: Session) -> None:
+    """Stop the session and give its game up in the store for the next process."""
+    session.close()
+    if session.journal is not None:
+        session.journal.close()
 
 
 def _board_for(game: Game[Any, Any], board_id: str | None) -> BoardSpec:
@@ -88,6 +100,7 @@ def open_real(
     opponent: Opponent | None = None,
     settings: Settings | None = None,
     journal_path: Path | None = None,
+    new: bool = False,
 ) -> Iterator[Table]:
     """A real board: its Pico on ``port`` (None: found by USB id), LEDs and buttons on this Pi."""
     from host.drivers.gpio_buttons import open_buttons
@@ -97,7 +110,7 @@ def open_real(
     game = registry.make(game_id, options)
     board = _board_for(game, board_id)
     session = make_session(
-        game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path
+        game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path, new=new
     )
     expect = Expectation(board=board.id, rows=board.sensor.rows, cols=board.sensor.cols)
     with DeviceLink(port, expect=expect) as link:
@@ -108,7 +121,7 @@ def open_real(
             play = BoardPlay(session, board, SensorModel(board), leds)
             yield Table(game, board, session, play, link, LiveLoop(play, link, buttons))
         finally:
-            session.close()
+            close_session(session)
             leds.close()
             buttons.close()
 
@@ -122,12 +135,13 @@ def open_simulated(
     opponent: Opponent | None = None,
     settings: Settings | None = None,
     journal_path: Path | None = None,
+    new: bool = False,
     seed: int = 0,
 ) -> Iterator[Table]:
     game = registry.make(game_id, options)
     board = _board_for(game, board_id)
     session = make_session(
-        game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path
+        game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path, new=new
     )
     with Rig(board, seed=seed) as rig:
         with rig.lock:
@@ -139,4 +153,4 @@ def open_simulated(
             try:
                 yield Table(game, board, session, play, link, LiveLoop(play, link, rig.buttons), rig)
             finally:
-                session.close()
+                close_session(session)

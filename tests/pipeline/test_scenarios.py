@@ -13,10 +13,10 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from host.session.ai_opponent import AiOpponent
-from host.session.journal import replay
 from host.session.script import parse
 from host.session.session import Settings
 from host.session.setup import Table, open_simulated
+from host.store.games import read_games
 from tests.conftest import ROOT
 from tests.pipeline.player import Person
 
@@ -62,7 +62,7 @@ def test_an_illegal_move_is_shown_and_can_be_corrected() -> None:
 
 
 def test_take_back_by_hand_and_by_button(tmp_path: Path) -> None:
-    journal = tmp_path / "j"
+    journal = tmp_path / "games.sqlite3"
     with humans(journal=journal) as table:
         person = Person(table)
         do(person, "lift a4\nplace a6")
@@ -78,7 +78,7 @@ def test_take_back_by_hand_and_by_button(tmp_path: Path) -> None:
         )
         do(person, "lift a6\nplace a4")
         assert table.session.scene == {}
-    assert replay(journal).moves == []
+    assert read_games(journal)[-1].moves == []
 
 
 def test_with_the_ai_a_take_back_restores_the_position_before_your_move() -> None:
@@ -99,7 +99,7 @@ def test_with_the_ai_a_take_back_restores_the_position_before_your_move() -> Non
 
 def test_a_power_cut_loses_no_committed_move(tmp_path: Path) -> None:
     """Kill `magboard play` the moment a move is committed; the next run resumes with it."""
-    journal = tmp_path / "game.journal"
+    journal = tmp_path / "games.sqlite3"
     script = tmp_path / "script.txt"
     script.write_text("lift a4\nplace a6\nwait 200\nlift a7\nplace a8\nplace a7 stone:0\nwait 5000\n")
     command = [sys.executable, "-m", "host", "play", "desdemona", "--humans", "--terminal", "--journal"]
@@ -118,7 +118,7 @@ def test_a_power_cut_loses_no_committed_move(tmp_path: Path) -> None:
     os.killpg(proc.pid, signal.SIGKILL)  # the power goes: host, firmware, everything
     proc.wait()
     assert committed == ["a4-a6", "a7-a8/a7"]
-    assert replay(journal).moves == committed
+    assert read_games(journal)[-1].moves == committed
     resumed = subprocess.run(
         [*command], cwd=ROOT, input="quit\n", capture_output=True, text=True, timeout=120
     )

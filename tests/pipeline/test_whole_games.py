@@ -2,7 +2,7 @@
 firmware under MicroPython -> pseudo-terminal and pyserial -> tracker -> session -> virtual LEDs.
 
 A person makes their moves by hand in varying orders; the AI's moves are lit on the LEDs and
-carried out; the journal ends up holding the game."""
+carried out; the game store ends up holding the game."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from host.session.ai_opponent import AiOpponent
-from host.session.journal import replay
 from host.session.session import Settings
 from host.session.setup import open_simulated
+from host.store.games import Status, read_games
 from tests.pipeline.player import Person
 
 CASES = [
@@ -34,7 +34,7 @@ def test_a_game_against_the_ai_on_the_simulated_board(
     tmp_path: Path, game_id: str, board_id: str, max_plies: int
 ) -> None:
     rng = random.Random(7)
-    journal = tmp_path / "game.journal"
+    journal = tmp_path / "games.sqlite3"
     ai = AiOpponent(level=3, nodes=60, seed=1)
     with open_simulated(
         game_id, board_id=board_id, opponent=ai, settings=Settings(ai_side=1), journal_path=journal
@@ -60,4 +60,7 @@ def test_a_game_against_the_ai_on_the_simulated_board(
         assert table.play.bad_snapshots == 0
         moves = list(session.moves)
     assert moves, "no move was committed"
-    assert replay(journal).moves == moves
+    (stored,) = read_games(journal)
+    assert stored.moves == moves
+    over = game.is_over(session.position)
+    assert stored.status is (Status.FINISHED if over else Status.PLAYING)

@@ -1,0 +1,131 @@
+"""`magboard history list | show ID | export ID | import FILE`: the games kept in the store.
+
+Every game played is kept (host/store); this lists them, shows one move by
+move with its times and final position, exports one as a text record that
+`magboard record check` accepts, and imports a record or an old journal file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from engines import records
+from engines.game import MoveError
+from host.cli import CliError
+from host.commands.play import import_journals, journal_path
+from host.store.database import StoreError, open_store, reason_of
+from host.store.games import StoredGame, list_games, load_game, positions_of, result_text, stamp
+from host.store.imports import import_file
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("history", help="list, show, export and import the games kept in the store")
+    p.add_argument(
+        "--journal", type=Path, metavar="PATH",
+        help="the game store, a SQLite file (default: ~/.local/share/magboard/games.sqlite3)",
+    )  # fmt: skip
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions.add_parser("list", help="every game kept, oldest first").set_defaults(run=run_list)
+    show = actions.add_parser("show", help="one game: players, times, moves, final position")
+    show.add_argument("id", type=int)
+    show.set_defaults(run=run_show)
+    export = actions.add_parser("export", help="one game as a text record (`magboard record check` reads it)")
+    export.add_argument("id", type=int)
+    export.add_argument("--output", "-o", type=Path, help="write the record to this file instead of stdout")
+    export.set_defaults(run=run_export)
+    imp = actions.add_parser("import", help="add a text record or an old journal file to the store")
+    imp.add_argument("file", type=Path)
+    imp.set_defaults(run=run_import)
+
+
+@contextmanager
+def store(args: argparse.Namespace) -> Iterator[sqlite3.Connection]:
+    """The store the command works on; every failure to use it is one line naming it."""
+    path = journal_path(args)
+    import_journals(args, path)
+    try:
+        conn = open_store(path)
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    try:
+        yield conn
+    except sqlite3.Error as exc:
+        raise CliError(f"{path}: {reason_of(exc)}") from None
+    finally:
+        conn.close()
+
+
+def _game(conn: sqlite3.Connection, args: argparse.Namespace) -> StoredGame:
+    stored = load_game(conn, args.id)
+    if stored is None:
+        raise CliError(f"{journal_path(args)}: no game {args.id} (see `magboard history list`)")
+    return stored
+
+
+def _state(stored: StoredGame) -> str:
+    if stored.outcome is not None:
+        return result_text(stored.outcome)
+    return stored.status.value
+
+
+def run_list(args: argparse.Namespace) -> int:
+    with store(args) as conn:
+        games = list_games(conn)
+    if not games:
+        print(f"no games in {journal_path(args)} yet")
+    for stored, count in games:
+        started = stamp(stored.started_at) if stored.started_at is not None else "?"
+        options = f" ({' '.join(stored.options)})" if stored.options else ""
+        moves = "1 move" if count == 1 else f"{count} moves"
+        print(
+            f"{stored.id:>5}  {started:19}  {stored.game}{options}  {moves}  {_state(stored)}  "
+            f"{stored.players[0]} - {stored.players[1]}"
+        )
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    with store(args) as conn:
+        stored = _game(conn, args)
+    print(f"game {stored.id}: {stored.game}" + (f" ({' '.join(stored.options)})" if stored.options else ""))
+    print(f"players: {stored.players[0]} - {stored.players[1]}")
+    print(f"board: {stored.board or '?'}  from: {stored.source}")
+    started = stamp(stored.started_at) if stored.started_at is not None else "?"
+    ended = stamp(stored.ended_at) if stored.ended_at is not None else "-"
+    print(f"started: {started}  ended: {ended}  {_state(stored)}")
+    for ply, (text, at) in enumerate(zip(stored.moves, stored.times, strict=True), start=1):
+        print(f"{ply:>4}. {text:24} {stamp(at) if at is not None else ''}".rstrip())
+    try:
+        game = stored.make_game()
+        print(game.render(positions_of(game, stored.moves)[-1]))
+    except (ValueError, MoveError) as exc:
+        raise CliError(f"game {stored.id} cannot be replayed: {exc}") from None
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    with store(args) as conn:
+        record = _game(conn, args).record()
+    if args.output is None:
+        sys.stdout.write(record.to_text())
+        return 0
+    try:
+        records.save(record, args.output)
+    except OSError as exc:
+        raise CliError(f"{args.output}: cannot write: {reason_of(exc)}") from None
+    print(f"{args.output}: game {args.id}, {len(record.moves)} moves")
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    with store(args) as conn:
+        try:
+            print(import_file(conn, args.file))
+        except StoreError as exc:
+            raise CliError(str(exc)) from None
+    return 0

@@ -1,0 +1,164 @@
+"""Games as the store keeps them: rows in, rows out, and a game as a text record.
+
+The writing side used while a game is played is host/store/recorder.py; this
+module holds what it shares with `magboard history` and the importers.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+from engines import registry
+from engines.game import Game, MoveError, Outcome
+from engines.records import Record
+from host.store.database import opened
+
+
+class Status(Enum):
+    PLAYING = "playing"  # the game of its slot that resumes at the next start
+    FINISHED = "finished"  # the rules say it is over: winner and score are set
+    ABANDONED = "abandoned"  # left unfinished: a new game was started instead
+
+
+@dataclass
+class StoredGame:
+    """One game of the store: who played what, when, how it ended, and its moves."""
+
+    id: int | None
+    game: str
+    options: tuple[str, ...]
+    board: str | None
+    players: tuple[str, str]
+    status: Status
+    started_at: float | None
+    ended_at: float | None = None
+    outcome: Outcome | None = None
+    source: str = "played"
+    moves: list[str] = field(default_factory=list)
+    times: list[float | None] = field(default_factory=list)
+
+    def make_game(self) -> Game[Any, Any]:
+        return registry.make(self.game, self.options)
+
+    def record(self) -> Record:
+        """The game as a text record (`magboard record check` reads it back)."""
+        extra: dict[str, str] = {"status": self.status.value}
+        if self.board:
+            extra["board"] = self.board
+        if self.started_at is not None:
+            extra["date"] = stamp(self.started_at)
+        if self.outcome is not None:
+            extra["result"] = result_text(self.outcome)
+        return Record(self.game, self.players, self.options, list(self.moves), extra)
+
+
+def stamp(at: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
+
+
+def result_text(outcome: Outcome) -> str:
+    result = {None: "1/2-1/2", 0: "1-0", 1: "0-1"}[outcome.winner]
+    return result if outcome.score is None else f"{result} ({outcome.score[0]}:{outcome.score[1]})"
+
+
+def positions_of(game: Game[Any, Any], moves: Sequence[str]) -> list[Any]:
+    """Every position of a game from the start; MoveError names the ply that cannot be played."""
+    positions = [game.start()]
+    for ply, text in enumerate(moves, start=1):
+        try:
+            positions.append(game.play(positions[-1], game.parse_move(positions[-1], text)))
+        except MoveError as exc:
+            raise MoveError(f"ply {ply}: move {text!r}: {exc}") from None
+    return positions
+
+
+def ending(game: Game[Any, Any], pos: Any) -> tuple[Status, Outcome | None]:
+    outcome = game.outcome(pos)
+    return (Status.PLAYING, None) if outcome is None else (Status.FINISHED, outcome)
+
+
+GAME_COLUMNS = (
+    "id, game, options, board, player0, player1, status, started_at, ended_at, winner, score0, score1, source"
+)
+
+
+def _from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
+    (id_, game, options, board, p0, p1, status, started, ended, winner, s0, s1, source) = row
+    status = Status(status)
+    outcome = None
+    if status is Status.FINISHED:
+        outcome = Outcome(winner, None if s0 is None else (s0, s1))
+    options = tuple(options.split())
+    return StoredGame(id_, game, options, board, (p0, p1), status, started, ended, outcome, source)
+
+
+def list_games(conn: sqlite3.Connection) -> list[tuple[StoredGame, int]]:
+    """Every game, oldest first, with its number of moves (the moves themselves are not read)."""
+    rows = conn.execute(
+        f"SELECT {GAME_COLUMNS}, (SELECT count(*) FROM moves WHERE game_id = games.id) FROM games ORDER BY id"
+    ).fetchall()
+    return [(_from_row(row[:-1]), row[-1]) for row in rows]
+
+
+def load_game(conn: sqlite3.Connection, game_id: int) -> StoredGame | None:
+    row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        return None
+    stored = _from_row(row)
+    for text, at in conn.execute("SELECT text, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)):
+        stored.moves.append(text)
+        stored.times.append(at)
+    return stored
+
+
+def in_play(conn: sqlite3.Connection, game_id: str, options: tuple[str, ...]) -> int | None:
+    """The id of the slot's game that resumes, if it has one."""
+    row = conn.execute(
+        "SELECT id FROM games WHERE game = ? AND options = ? AND status = 'playing' ORDER BY id DESC",
+        (game_id, " ".join(sorted(options))),
+    ).fetchone()
+    return None if row is None else int(row[0])
+
+
+def insert_game(conn: sqlite3.Connection, stored: StoredGame) -> int:
+    """A new row for the game and all its moves; returns its id."""
+    cursor = conn.execute(
+        "INSERT INTO games (game, options, board, player0, player1, status, started_at, source)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (stored.game, " ".join(sorted(stored.options)), stored.board, *stored.players, stored.status.value,
+         stored.started_at, stored.source),
+    )  # fmt: skip
+    assert cursor.lastrowid is not None
+    update_game(conn, cursor.lastrowid, stored, kept=0)
+    return cursor.lastrowid
+
+
+def update_game(conn: sqlite3.Connection, game_id: int, stored: StoredGame, kept: int) -> None:
+    """Write the game's state and its moves after the first ``kept`` plies (those are stored already)."""
+    outcome = stored.outcome
+    score = outcome.score if outcome is not None and outcome.score is not None else (None, None)
+    conn.execute(
+        "UPDATE games SET status = ?, started_at = ?, ended_at = ?, winner = ?, score0 = ?, score1 = ?"
+        " WHERE id = ?",
+        (stored.status.value, stored.started_at, stored.ended_at, outcome.winner if outcome else None, *score,
+         game_id),
+    )  # fmt: skip
+    conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, kept))
+    conn.executemany(
+        "INSERT INTO moves (game_id, ply, text, at) VALUES (?, ?, ?, ?)",
+        [(game_id, ply, text, at) for ply, (text, at) in
+         enumerate(zip(stored.moves[kept:], stored.times[kept:], strict=True), start=kept + 1)],
+    )  # fmt: skip
+
+
+def read_games(path: Path) -> list[StoredGame]:
+    """Every game in the store at ``path`` with its moves (for tests and tools)."""
+    with opened(path) as conn:
+        ids = [row[0] for row in conn.execute("SELECT id FROM games ORDER BY id")]
+        return [g for g in (load_game(conn, i) for i in ids) if g is not None]
