@@ -96,7 +96,7 @@ def _flipfour(game: Game[Any, Any], pos: Any, stacks: Stacks) -> tuple[str, froz
     def overline(side: int) -> tuple[str, list[tuple[str, ...]]] | None:
         runs = _runs(game, _showing(stacks, side), 4)
         fives = [r for r in runs if len(r) >= 5]
-        fours = [r for r in runs if len(r) == 4]
+        fours: list[tuple[str, ...]] = [r for r in runs if len(r) == 4]
         if fives:
             return f"a line of {len(fives[0])}", fives
         if len(fours) >= 2:
