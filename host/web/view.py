@@ -161,12 +161,18 @@ def box_counts(board: BoardSpec, stacks: Stacks, held: Sequence[Thing]) -> dict[
 
 
 def light_json(light: Light) -> dict[str, Any]:
+    """A light as the LED shows it (``rgb``, dimmed for a hint) and the colour of its meaning (``colour``).
+
+    The page draws the meaning's colour and dims by opacity: a dimmed red is
+    nearly black on a screen, and its badge could not be read.
+    """
     r, g, b = light.meaning.colour
     if light.dim:
         r, g, b = int(r * DIM), int(g * DIM), int(b * DIM)
     return {
         "meaning": light.meaning.value,
         "rgb": [r, g, b],
+        "colour": list(light.meaning.colour),
         "blink": light.blink.value,
         "period_ms": light.blink.period_ms,
         "dim": light.dim,
@@ -213,11 +219,11 @@ def over_json(view: SessionView) -> dict[str, Any] | None:
     outcome = game.outcome(pos)
     if outcome is None:
         return None
-    reason, cells = explain(game, pos)
     if isinstance(intent, GameOver) and intent.reason:
         reason, cells = intent.reason, intent.cells
-    winner = "It is a draw." if outcome.winner is None else f"{side_name(game, outcome.winner)} wins."
-    return {"winner": outcome.winner, "words": f"{winner} {reason}", "cells": sorted(cells)}
+    else:
+        reason, cells = explain(game, pos)
+    return {"winner": outcome.winner, "reason": reason, "cells": sorted(cells)}
 
 
 def players_json(view: SessionView) -> list[dict[str, Any]]:

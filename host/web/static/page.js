@@ -163,9 +163,11 @@ function buildBoard() {
     } else {
       el("circle", { class: "bg", r: 0.16 }, g);
     }
-    cellShape("last", 0.5, {}, g);
+    // The last move tints the cell under its pieces; a hex's tile covers it, so there it outlines on top.
+    if (layout.drawing !== "hex") cellShape("last", 0.5, {}, g);
     if (layout.drawing !== "point") cellShape("led", 0.46, {}, g);
     el("g", { class: "pieces" }, g);
+    if (layout.drawing === "hex") cellShape("last", 0.4, {}, g);
     el("g", { class: "ghost" }, g);
     cellShape("led-ring", 0.44, {}, g);
     cellShape("decided", 0.4, {}, g);
@@ -264,7 +266,7 @@ function drawCell(g) {
     g.dataset.blink = light.blink;
     if (light.period_ms) g.dataset.blinking = "true"; else delete g.dataset.blinking;
     if (light.dim) g.dataset.dim = "true"; else delete g.dataset.dim;
-    const rgb = `rgb(${light.rgb.join(",")})`;
+    const rgb = `rgb(${light.colour.join(",")})`;
     if (led) led.setAttribute("fill", rgb);
     ring.setAttribute("stroke", rgb);
     symbol.querySelector(".symbol-bg").setAttribute("fill", rgb);
@@ -340,10 +342,11 @@ function drawStatus() {
   const status = document.getElementById("status");
   status.textContent = picture.status;
   status.dataset.kind = picture.intent.kind;
-  status.dataset.move = picture.intent.move || "";
+  status.dataset.move = picture.intent.move || picture.intent.shown || "";
+  // Why the game ended, unless the status line says it already.
   const over = document.getElementById("over");
-  over.hidden = !picture.over;
-  over.textContent = picture.over ? picture.over.words : "";
+  over.hidden = !picture.over || picture.status.includes(picture.over.reason);
+  over.textContent = picture.over ? picture.over.reason : "";
   document.getElementById("message").textContent = picture.message;
   const live = connected();
   for (const button of document.querySelectorAll("[data-button]")) {
@@ -400,6 +403,8 @@ function drawMoves() {
     });
     body.appendChild(row);
   });
+  const box = document.getElementById("moves-box");
+  box.scrollTop = box.scrollHeight;  // the latest move in view
 }
 
 function showAi(ai) {
@@ -417,6 +422,7 @@ function showLayout() {
   document.getElementById("board-name").textContent = layout.board + (layout.simulated ? " (simulated)" : "");
   document.body.classList.toggle("simulated", layout.simulated);
   document.body.dataset.game = layout.game;
+  document.body.dataset.drawing = layout.drawing;
   const style = document.documentElement.style;
   style.setProperty("--side-0", SIDE_COLOURS[layout.game][0]);
   style.setProperty("--side-1", SIDE_COLOURS[layout.game][1]);
