@@ -339,6 +339,14 @@ def test_confirm_hint_and_the_ai_thinking(page: Any, tmp_path: Path) -> None:
         page.wait_for_function("document.getElementById('hint').textContent !== '-'", timeout=WAIT_MS)
         assert page.locator("#board .cell[data-led][data-dim]").count() >= 1  # the hint is lit, dimmed
         pos = position_of(game, page)
+        landings = {t.split("-")[1] for t in game.legal_texts(pos) if t.startswith("c3-")}
+        if landings:  # Red's piece on c3 can jump: lifted, its landing points are lit
+            gesture(page, "lift", "c3")
+            wait_kind(page, "lifted")
+            assert lit(page)["c3"] == "lift" and landings <= {c for c, m in lit(page).items() if m == "put"}
+            screenshot(page, "flipfour-lifted")
+            gesture(page, "click", "c3")
+            wait_kind(page, "your_turn")
         free = sorted(c for c, stack in game.cells(pos).items() if not stack)
         # One piece put down: a complete move that a second piece could still grow into.
         gestures(page, [("tray", "piece:0"), ("click", free[0])])
