@@ -237,7 +237,8 @@ function buildLegend() {
     legend.appendChild(li);
   }
   const dot = document.createElement("li");
-  dot.textContent = "a dot: where the piece you hold may go; a faint piece: what the lights ask to put there";
+  dot.textContent = "a dot: where the piece you hold may go; a faint piece: what the lights ask to put there;"
+    + " a shaded cell: the last move";
   legend.appendChild(dot);
 }
 
