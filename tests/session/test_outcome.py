@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from engines import registry
@@ -246,3 +248,21 @@ def test_kingofrings_two_passes_with_a_ring_left() -> None:
 def test_the_score_names_the_players_and_the_unit() -> None:
     assert score_words(DESDEMONA, (13, 28)) == "Black 13 stones - White 28 stones"
     assert score_words(KINGOFRINGS, (1, 0)) == "Light 1 point - Dark 0 points"
+
+
+@pytest.mark.parametrize("game_id", ["flipfour", "spacetiles", "desdemona", "kingofrings"])
+def test_every_ending_of_random_games_is_explained_on_the_board(game_id: str) -> None:
+    """Random whole games end in every way their rules allow; each ending gets a reason and real cells."""
+    game = registry.make(game_id)
+    for seed in range(8 if game_id == "desdemona" else 30):
+        rng = random.Random(seed)
+        pos = game.start()
+        while not game.is_over(pos):
+            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
+        reason, cells = explain(game, pos)
+        assert reason.endswith(".") and cells <= set(game.geometry.names)
+        winner = game.outcome(pos).winner
+        if winner is not None and game_id in ("desdemona", "kingofrings"):
+            assert all(
+                game.cells(pos)[c][-1].colour == winner for c in cells
+            )  # the winner's stones or holders
