@@ -494,6 +494,13 @@ def test_a_lifted_queen_lights_where_it_may_go_and_a_drag_moves_it(page: Any, tm
         assert marked(page, ".target") == reach  # all empty: a dot on each
         page.click("#board [data-cell='a4']")  # put back: nothing to show
         wait_kind(page, "your_turn")
+        page.focus("#board [data-cell='a4']")  # the keyboard lifts it too
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#hand[data-held='queen:0']", timeout=WAIT_MS)
+        page.keyboard.press("Enter")
+        page.wait_for_selector("#hand:not([data-held='queen:0'])", timeout=WAIT_MS)
+        wait_kind(page, "your_turn")
+        assert page.get_attribute("#board [data-cell='a4']", "aria-label") == "a4: Black queen"
         page.drag_and_drop("#board [data-cell='a4']", "#board [data-cell='a6']")
         wait_ply(page, 1)
         assert page.locator("#moves .ply").all_inner_texts() == ["a4-a6"]

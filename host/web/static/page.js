@@ -186,6 +186,14 @@ function buildBoard() {
     }
     label.textContent = cell.name;
     cellShape("hit", 0.5, {}, g);
+    // The keyboard too: Tab to a cell, Enter or Space clicks it.
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      clickCell(cell.name);
+    });
     g.addEventListener("pointerdown", (event) => startDrag(event, { cell: cell.name }));
     g.addEventListener("contextmenu", (event) => {
       event.preventDefault();
@@ -286,6 +294,9 @@ function drawCell(g) {
   g.classList.toggle("last-move", picture.last_move.includes(name));
   g.classList.toggle("decided", Boolean(picture.over && picture.over.cells.includes(name)));
   g.classList.toggle("changed", picture.changed.includes(name));
+  const said = stack.length ? stack.map(describeThing).join(" under ") : "empty";
+  const meaning = light && layout.legend.find((entry) => entry.meaning === light.meaning);
+  g.setAttribute("aria-label", `${name}: ${said}${meaning ? `; light: ${meaning.words}` : ""}`);
   const points = g.querySelector(".points");
   points.textContent = "";
   const holder = picture.stacks[name];
