@@ -54,7 +54,8 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
     if outcome is not None:
         reason, cells = explain(game, pos)
         winner = "a draw" if outcome.winner is None else f"{words.side_name(game, outcome.winner)} wins"
-        sentence = f"Game over: {winner}{': ' + reason if reason else ''}. Press New game to play again."
+        said = f": {reason.rstrip('.')}" if reason else ""
+        sentence = f"Game over: {winner}{said}. Press New game to play again."
         scene = {cell: Light(Meaning.RESULT, Blink.SLOW) for cell in cells}
         return GameOver(
             sentence, scene, buttons, winner=outcome.winner, reason=reason, cells=frozenset(cells)
@@ -178,7 +179,7 @@ def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
     names = ctx.game.geometry.names
     choice = asking.shown
     scene: Scene = {}
-    landed = {s.target for s in choice.steps if s.do in (Do.MOVE, Do.PUT)}
+    landed = {s.target for s in choice.steps if s.do is Do.MOVE}
     for cell in choice.changed:
         scene[names[cell]] = Light(Meaning.PUT) if cell in landed else Light(Meaning.CHOOSE, Blink.SLOW)
     labels = tuple(c.label for c in asking.choices)

@@ -220,9 +220,11 @@ class Session:
             )
         hint = tuple(game.line_texts(pos, state.hint))
         notices = tuple(self._notices)
+        differing = frozenset(self.names[i] for i in state.differing)
         return SessionView(
-            game, pos, state.intent, state.log.moves, last, hint, ai, notices, tuple(self._notices.values())
-        )
+            game, pos, state.intent, state.log.moves, last, hint, ai, notices, tuple(self._notices.values()),
+            differing,
+        )  # fmt: skip
 
     # --- the shell ------------------------------------------------------------------------------
     def _step(self, event: core.Event) -> None:

@@ -32,7 +32,9 @@ class SessionView:
     else about it: score, hands, cells); ``last_move`` the cells the last
     committed move changed; ``hint`` the AI's suggested line, in notation;
     ``notices`` trouble around the board (disconnected, moves not saved) with
-    ``notice_words`` saying each in a sentence.
+    ``notice_words`` saying each in a sentence; ``differing`` the cells whose
+    sensors disagree with the committed position (a real board's page outlines
+    them, as the page cannot see the pieces).
     """
 
     game: Game[Any, Any]
@@ -44,6 +46,7 @@ class SessionView:
     ai: AiInfo | None
     notices: tuple[Notice, ...] = ()
     notice_words: tuple[str, ...] = ()
+    differing: frozenset[str] = frozenset()
 
     @property
     def status(self) -> str:

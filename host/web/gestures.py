@@ -2,7 +2,7 @@
 
 The page sends what the player did - clicked a cell (a drag is a click where
 it starts and one where it ends), shift-clicked, right-clicked, clicked the
-tray - and this decides what that means at the moment it
+tray, or tapped a cell to answer the board's question - and this decides what that means at the moment it
 is carried out, by what the hand holds then: a click lifts the top object
 into an empty hand and puts a held one down.  Deciding here, one gesture
 after another on the hands' own thread, keeps quick clicks right even when
@@ -14,7 +14,7 @@ from __future__ import annotations
 from host.session.hands import Hands
 from host.session.script import Action, parse_thing
 
-VERBS = ("click", "lift", "turn", "tray")
+VERBS = ("click", "lift", "turn", "tap", "tray")
 
 
 class GestureError(ValueError):
@@ -35,6 +35,8 @@ class Gestures:
                 self._do(Action(0, "lift", (self._cell(cell),)))
             elif verb == "turn":
                 self._do(Action(0, "turn", (self._cell(cell),)))
+            elif verb == "tap":  # lift what stands there and put it straight back (answers "which move?")
+                self._do(Action(0, "tap", (self._cell(cell),)))
             elif verb == "tray":
                 self._tray(thing)
             else:

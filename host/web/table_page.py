@@ -1,10 +1,11 @@
 """A table shown in the browser: the page's messages in, the picture out.
 
-``TablePage.step`` runs on the live loop's thread after every step, so it may
-touch the session: it hands the page's button presses to the board session as
-the board's own buttons would, queues the player's gestures for the simulated
-hands (which take real time, so they work on a thread of their own), and
-sends the page a new picture whenever anything it shows has changed.
+``TablePage.step`` runs on the live loop's thread after every step: it hands
+the page's button presses to the board as the board's own buttons would,
+queues the player's gestures for the simulated hands (which take real time,
+so they work on a thread of their own), and sends the page a new picture
+whenever anything it shows has changed.  What it shows and what it acts on
+come from the session's one view (``Session.view()``).
 """
 
 from __future__ import annotations
@@ -20,11 +21,12 @@ from engines.game import MoveError
 from engines.physical import Thing
 from host.session.diff import hand_actions
 from host.session.hands import Hands
-from host.session.intent import Button
+from host.session.intent import AiMove, Button
+from host.session.session_view import SessionView
 from host.session.setup import Table
 from host.web.gestures import Gestures
 from host.web.server import PageServer
-from host.web.view import layout, picture
+from host.web.view import goal, layout, picture
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +44,7 @@ class TablePage:
         self.message = ""
         self._layout = json.dumps(layout(table.game, table.board, simulated=table.rig is not None))
         self._last = ""
+        self._goal: tuple[tuple[Any, ...], Any] | None = None
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands")
         self._busy: list[Future[None]] = []
 
@@ -57,31 +60,30 @@ class TablePage:
                 break
             self._handle(message)
         self._collect()
-        text = json.dumps(self._picture())
+        text = json.dumps(self._picture(self.table.session.view()))
         if text != self._last:
             self._last = text
             self.server.publish(text, greeting=[self._layout, text])
 
-    def _picture(self) -> dict[str, Any]:
-        session = self.table.session
+    def _target(self, view: SessionView) -> Any | None:
+        """``goal(view)``, worked out once per position and intent (it may parse a move)."""
+        intent = view.intent
+        key = (view.moves, intent.kind, getattr(intent, "move", ""))
+        if self._goal is None or self._goal[0] != key:
+            self._goal = (key, goal(view))
+        return self._goal[1]
+
+    def _picture(self, view: SessionView) -> dict[str, Any]:
+        target = self._target(view)
         if self.table.rig is not None and self.hands is not None:
             with self.table.rig.lock:
                 stacks = self.table.rig.virtual.cells()
             held: list[Thing] = list(self.hands.held)
-            changed: list[str] = []
-        else:
-            stacks = dict(self.table.game.cells(session.position))
-            held = []
-            changed = self._changed_cells()
-        return picture(session, stacks, self.table.board, held, changed, self.message)
-
-    def _changed_cells(self) -> list[str]:
-        """On a real board: the cells whose sensors disagree with the committed position."""
-        session = self.table.session
-        if session.reading is None:
-            return []
-        expected = session.expect.reading
-        return [name for name, a, b in zip(session.names, session.reading, expected, strict=True) if a != b]
+            wanted = self.table.game.cells(target) if target is not None else None
+            can_set_up = wanted is not None and (bool(held) or dict(stacks) != dict(wanted))
+            return picture(view, stacks, self.table.board, held, (), self.message, target, can_set_up)
+        stacks = dict(self.table.game.cells(view.position))
+        return picture(view, stacks, self.table.board, (), sorted(view.differing), self.message, target)
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]
@@ -95,7 +97,7 @@ class TablePage:
             self.table.play.on_button(self.table.loop.clock(), button)
         elif kind == "level":
             self._set_level(message.get("level"))
-        elif kind in ("gesture", "move", "ai_move"):
+        elif kind in ("gesture", "move", "setup"):
             if self.gestures is None:
                 self.message = "this is a real board: move the pieces on it"
                 return
@@ -124,30 +126,37 @@ class TablePage:
             if kind == "gesture":
                 args = {k: str(message.get(k, "")) for k in ("cell", "thing")}
                 self._busy.append(self._worker.submit(self._gesture, str(message.get("verb", "")), args))
+            elif kind == "setup":
+                self._busy.append(self._worker.submit(self._make, self._set_up_target()))
             else:
-                target = self._target(kind, str(message.get("text", "")))
-                self._busy.append(self._worker.submit(self._make, target))
+                self._busy.append(self._worker.submit(self._make, self._typed(str(message.get("text", "")))))
         except (MoveError, ValueError) as exc:
             self.message = str(exc)
 
-    def _target(self, kind: str, text: str) -> Any:
-        """The position a typed move (or the AI's waiting one) leads to."""
-        session, game = self.table.session, self.table.game
-        if session.pending is not None and kind == "ai_move":
-            return game.play(session.position, session.pending)
-        if kind == "ai_move":
-            raise ValueError("the AI has no move waiting")
-        if session.pending is not None:
-            raise ValueError("first make the AI's move: the LEDs show it")
-        return game.play(session.position, game.parse_move(session.position, text))
+    def _set_up_target(self) -> Any:
+        """What "Set up the board" makes: the position the lights lead to."""
+        target = self._target(self.table.session.view())
+        if target is None:
+            raise ValueError("you are making your move: finish it, or put the pieces back")
+        return target
+
+    def _typed(self, text: str) -> Any:
+        """The position a typed move leads to."""
+        view = self.table.session.view()
+        if isinstance(view.intent, AiMove):
+            raise ValueError("first make the AI's move: the lights show it")
+        game = self.table.game
+        return game.play(view.position, game.parse_move(view.position, text))
 
     def _gesture(self, verb: str, args: dict[str, str]) -> None:
         assert self.gestures is not None
         self.gestures.perform(verb, **args)
 
     def _make(self, target: Any) -> None:
+        """The hands put back what they hold, then make the board show ``target``."""
         rig = self.table.rig
         assert rig is not None and self.hands is not None
+        self.hands.held.clear()
         with rig.lock:
             before = rig.virtual.cells()
         self.hands.run(hand_actions(self.table.game, before, self.table.game.cells(target)))

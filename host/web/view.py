@@ -1,12 +1,13 @@
-"""What the browser page draws, as JSON-ready dictionaries.
+"""What the browser page draws, as JSON-ready dictionaries, from the session's one view.
 
 The page knows no rules and no hardware: it gets the board's shape once
 (``layout``) and then, whenever anything changes, the whole picture
-(``picture``): what stands on every cell, what the hand holds, the objects
-left in the box, the LEDs as the session lights them, and the game's state
-in words.  Sending the whole picture each time keeps the page a pure
-function of the last message, so a page that reconnects or misses a message
-is right again with the next one.
+(``picture``): what stands on every cell, what the hand holds, the box, the
+LEDs as the board's intent lights them, and that intent's sentence and
+buttons.  Everything comes from ``SessionView`` and the game's rules, never
+from the session's internals.  Sending the whole picture each time keeps the
+page a pure function of the last message, so a page that reconnects or misses
+a message is right again with the next one.
 """
 
 from __future__ import annotations
@@ -14,38 +15,43 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.game import Game
+from engines.game import Game, MoveError
+from engines.kingofrings import RING_KIND
 from engines.physical import Thing
 from host.hardware.objects import NEUTRAL, REVERSIBLE
 from host.hardware.spec import BoardSpec
-from host.session.lights import DIM, Light
-from host.session.session import Session
+from host.session.intent import AiMove, Choose, Confirm, GameOver, Kind, Lifted, TurnUnderWay
+from host.session.lights import BLINK_WORDS, DIM, LEGEND, Light, Meaning
+from host.session.outcome import explain, score_words
+from host.session.session_view import SessionView
+from host.session.words import side_name, sides
+
+Stacks = Mapping[str, Sequence[Thing]]
 
 # How each game's cells are drawn: squares, hexagons, or points joined by lines.
 DRAWING = {"kingofrings": "square", "desdemona": "square", "spacetiles": "hex", "flipfour": "point"}
-SIDE_NAMES = {
-    "kingofrings": ("Light", "Dark"),
-    "desdemona": ("Black", "White"),
-    "spacetiles": ("Orange", "Violet"),
-    "flipfour": ("Red", "Yellow"),
+# The move box's example, in each game's notation (RULES.md "Notation").
+NOTATION = {
+    "kingofrings": "b2-c3, b2xc3, *d4 or pass",
+    "desdemona": "a4-a6/c8 (shot), a4-a6xc8 (capture) or pass",
+    "spacetiles": "c2:e3-e4 or g3:d3,f2",
+    "flipfour": "c3, b2,d4 or c3-c5",
 }
-
-
-def ai_json(session: Session) -> dict[str, Any]:
-    """The AI opponent as the page shows it: its side, level and time (or nodes) per move."""
-    opponent, side = session.opponent, session.settings.ai_side
-    if opponent is None or side is None:
-        return {"side": None}
-    return {
-        "side": side,
-        "level": getattr(opponent, "level", None),
-        "seconds": getattr(opponent, "seconds", None),
-        "nodes": getattr(opponent, "nodes", None),
-    }
+# What a player holds off the board, in the game's terms: (one, many).
+HAND_WORDS: dict[tuple[str, str], tuple[str, str]] = {
+    ("flipfour", "piece"): ("piece to place", "pieces to place"),
+    ("kingofrings", "knight"): ("knight in hand", "knights in hand"),
+    ("spacetiles", "piece"): ("piece in hand", "pieces in hand"),
+    ("spacetiles", "tile"): ("tile in supply", "tiles in supply"),
+}
+SHARED = 2  # game.hands' key for what belongs to neither player (Space Tiles' tile supply)
+RING_POINTS = {kind: points for points, kind in RING_KIND.items()}
+# While the player is in the middle of their own move, the lights do not ask for one position.
+OWN_MOVE = frozenset({Kind.LIFTED, Kind.CONFIRM, Kind.CHOOSE})
 
 
 def layout(game: Game[Any, Any], board: BoardSpec, simulated: bool) -> dict[str, Any]:
-    """The parts of the page that never change during a game: the cells and where they are."""
+    """The parts of the page that never change during a game: the cells, the legend, the tray."""
     geometry = game.geometry
     cells = []
     for index, name in enumerate(geometry.names):
@@ -60,9 +66,15 @@ def layout(game: Game[Any, Any], board: BoardSpec, simulated: bool) -> dict[str,
         "drawing": DRAWING.get(game.id, "square" if geometry.shape == "square" else "hex"),
         "cells": cells,
         "links": [[geometry.names[a], geometry.names[b]] for a, b in links],
-        "sides": list(SIDE_NAMES.get(game.id, ("Player 0", "Player 1"))),
+        "sides": list(sides(game)),
         "simulated": simulated,
         "tray": [str(t) for t in tray_things(board)],
+        "notation": NOTATION.get(game.id, ""),
+        "legend": [
+            {"meaning": e.meaning.value, "colour": e.colour_name, "rgb": list(e.rgb), "words": e.words}
+            for e in LEGEND
+        ],
+        "blinks": [{"blink": blink.value, "words": words} for blink, words in BLINK_WORDS.items()],
     }
 
 
@@ -77,9 +89,55 @@ def tray_things(board: BoardSpec) -> list[Thing]:
     return things
 
 
-def box_counts(
-    board: BoardSpec, stacks: Mapping[str, Sequence[Thing]], held: Sequence[Thing]
-) -> dict[str, int]:
+def hand_words(game: Game[Any, Any], kind: str, count: int) -> str:
+    one, many = HAND_WORDS.get((game.id, kind), (f"{kind} in hand", f"{kind}s in hand"))
+    return f"{count} {one if count == 1 else many}"
+
+
+def _count(stacks: Stacks, held: Sequence[Thing], match: Any) -> int:
+    return sum(1 for stack in stacks.values() for t in stack if match(t)) + sum(1 for t in held if match(t))
+
+
+def tray(
+    view: SessionView, board: BoardSpec, stacks: Stacks, held: Sequence[Thing]
+) -> dict[str, dict[str, Any]]:
+    """Each compartment's count and words.
+
+    What a player holds in the game (``game.hands``: Flip Four's pieces to
+    place, King of Rings knights in hand, Space Tiles pieces and tiles) is each
+    player's own pool: what the game says they hold, less what has been taken
+    out for the move under way (the simulated board and hand hold more of it
+    than the committed position).  A reversible piece taken out is the mover's.
+    Other objects are counted in the box: the set, less what is out of it.
+    """
+    game, pos = view.game, view.position
+    hands = game.hands(pos)
+    committed = game.cells(pos)
+    mover = game.to_move(pos)
+    out: dict[str, dict[str, Any]] = {}
+    for thing in tray_things(board):
+        role = board.objects[thing.kind].role
+        owner = SHARED if thing.colour is None else thing.colour
+        pool = hands.get(owner, {}).get(thing.kind)
+        if pool is None:
+            continue
+        if role == REVERSIBLE:
+            same_kind = lambda t, kind=thing.kind: t.kind == kind  # noqa: E731
+            taken = _count(stacks, held, same_kind) - _count(committed, (), same_kind)
+            taken = taken if thing.colour == mover else 0
+        else:
+            same = lambda t, want=thing: t == want  # noqa: E731
+            taken = _count(stacks, held, same) - _count(committed, (), same)
+        count = max(0, pool - max(0, taken))
+        owner_name = "" if thing.colour is None else f"{side_name(game, thing.colour)}: "
+        out[str(thing)] = {"count": count, "words": owner_name + hand_words(game, thing.kind, count)}
+    for name, count in box_counts(board, stacks, held).items():
+        if name not in out:
+            out[name] = {"count": count, "words": f"{count} in the box"}
+    return out
+
+
+def box_counts(board: BoardSpec, stacks: Stacks, held: Sequence[Thing]) -> dict[str, int]:
     """How many of each tray object are left in the box: the set, less what is on the board or in the hand.
 
     Owned pieces are counted per colour (half the set each); reversible ones
@@ -103,49 +161,173 @@ def box_counts(
 
 
 def light_json(light: Light) -> dict[str, Any]:
+    """A light as the LED shows it (``rgb``, dimmed for a hint) and the colour of its meaning (``colour``).
+
+    The page draws the meaning's colour and dims by opacity: a dimmed red is
+    nearly black on a screen, and its badge could not be read.
+    """
     r, g, b = light.meaning.colour
     if light.dim:
         r, g, b = int(r * DIM), int(g * DIM), int(b * DIM)
     return {
         "meaning": light.meaning.value,
         "rgb": [r, g, b],
+        "colour": list(light.meaning.colour),
         "blink": light.blink.value,
         "period_ms": light.blink.period_ms,
         "dim": light.dim,
     }
 
 
+def goal(view: SessionView) -> Any | None:
+    """The position the lights lead the board to, or None while the player makes their own move.
+
+    The AI's move (or the rest of a turn under way) from the committed
+    position; otherwise the committed position itself (after Take back or New
+    game, or to put a mistake right).
+    """
+    game, pos, intent = view.game, view.position, view.intent
+    if intent.kind in OWN_MOVE:
+        return None
+    move = intent.move if isinstance(intent, AiMove | TurnUnderWay) else ""
+    if not move:
+        return None if intent.kind is Kind.TURN_UNDER_WAY else pos
+    try:
+        return game.play(pos, game.parse_move(pos, move))
+    except MoveError:
+        return None
+
+
+def intent_json(view: SessionView) -> dict[str, Any]:
+    """The intent's kind, sentence and buttons, and what its kind adds (the move, the choices, ...)."""
+    intent = view.intent
+    out = intent.summary()
+    if isinstance(intent, AiMove | Confirm | TurnUnderWay):
+        out["move"] = intent.move
+    if isinstance(intent, Choose):
+        out["choices"] = list(intent.choices)
+        out["shown"] = intent.shown
+    if isinstance(intent, Lifted):
+        out["origins"] = list(intent.origins)
+        out["targets"] = sorted(intent.targets)
+    return out
+
+
+def over_json(view: SessionView) -> dict[str, Any] | None:
+    """Who won, why, and the cells that decided it (the intent's, else read from the final position)."""
+    game, pos, intent = view.game, view.position, view.intent
+    outcome = game.outcome(pos)
+    if outcome is None:
+        return None
+    if isinstance(intent, GameOver) and intent.reason:
+        reason, cells = intent.reason, intent.cells
+    else:
+        reason, cells = explain(game, pos)
+    return {"winner": outcome.winner, "reason": reason, "cells": sorted(cells)}
+
+
+def players_json(view: SessionView) -> list[dict[str, Any]]:
+    """Each player as the page lists them: name, whether to move, what they hold, their points."""
+    game, pos = view.game, view.position
+    hands = game.hands(pos)
+    score = game.score(pos)
+    over = game.is_over(pos)
+    out = []
+    for side in (0, 1):
+        held = [
+            {"thing": str(Thing(kind, side)), "count": n, "words": hand_words(game, kind, n)}
+            for kind, n in hands.get(side, {}).items()
+        ]
+        out.append(
+            {
+                "side": side,
+                "name": side_name(game, side),
+                "to_move": not over and game.to_move(pos) == side,
+                "hand": held,
+                "score": score[side] if score is not None else None,
+                "ai": view.ai is not None and view.ai.side == side,
+            }
+        )
+    return out
+
+
+def stack_points(view: SessionView, stacks: Stacks) -> dict[str, dict[str, int]]:
+    """King of Rings: each knight's rings and their points (what it jumps, what it is worth)."""
+    out = {}
+    for cell, stack in stacks.items():
+        rings = [t for t in stack if t.kind in RING_POINTS]
+        if stack and stack[-1].kind == "knight" and rings:
+            out[cell] = {"rings": len(rings), "points": sum(RING_POINTS[t.kind] for t in rings)}
+    return out
+
+
+def ghosts(view: SessionView, target: Any | None, stacks: Stacks) -> dict[str, list[str]]:
+    """Where a light asks for something to be put: what the cell must hold then, drawn faintly.
+
+    A Space Tiles AI move lights a new tile and pieces alike; the ghost shows which is which.
+    """
+    if target is None:
+        return {}
+    wanted = view.game.cells(target)
+    return {
+        cell: [str(t) for t in wanted[cell]]
+        for cell, light in view.intent.scene.items()
+        if light.meaning is Meaning.PUT and not light.dim and tuple(stacks.get(cell, ())) != wanted[cell]
+    }
+
+
+def ai_json(view: SessionView) -> dict[str, Any]:
+    ai = view.ai
+    if ai is None:
+        return {"side": None}
+    return {"side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes}
+
+
 def picture(
-    session: Session,
-    stacks: Mapping[str, Sequence[Thing]],
+    view: SessionView,
+    stacks: Stacks,
     board: BoardSpec,
     held: Sequence[Thing] = (),
     changed: Sequence[str] = (),
     message: str = "",
+    target: Any | None = None,
+    can_set_up: bool = False,
 ) -> dict[str, Any]:
     """Everything the page shows now.
 
     ``stacks`` is what stands on the board: the simulated board's contents,
     or on a real board the committed position, with ``changed`` naming the
     cells whose sensors disagree with it (a piece lifted or put down).
+    ``target`` is ``goal(view)``; ``can_set_up`` whether the simulated hands
+    can carry out what the lights ask.
     """
-    view = session.view()
     game, pos = view.game, view.position
     score = game.score(pos)
+    moves = view.moves
+    intent = view.intent
     return {
         "type": "picture",
         "cells": {name: [str(t) for t in stack] for name, stack in stacks.items() if stack},
         "changed": sorted(changed),
         "held": [str(t) for t in held],
-        "box": box_counts(board, stacks, held),
-        "leds": {cell: light_json(light) for cell, light in sorted(view.intent.scene.items())},
-        "to_move": game.to_move(pos) if not game.is_over(pos) else None,
-        "state": view.intent.kind.value,
+        "tray": tray(view, board, stacks, held),
+        "leds": {cell: light_json(light) for cell, light in sorted(intent.scene.items())},
+        "targets": sorted(intent.targets) if isinstance(intent, Lifted) else [],
+        "ghosts": ghosts(view, target, stacks),
+        "last_move": sorted(view.last_move),
+        "stacks": stack_points(view, stacks) if game.id == "kingofrings" else {},
+        "intent": intent_json(view),
         "status": view.status,
-        "score": list(score) if score is not None else None,
-        "moves": list(view.moves),
-        "pending": game.format_move(pos, session.pending) if session.pending is not None else None,
+        "notices": list(view.notice_words),
+        "to_move": None if game.is_over(pos) else game.to_move(pos),
+        "players": players_json(view),
+        "supply": [hand_words(game, k, n) for k, n in game.hands(pos).get(SHARED, {}).items()],
+        "score": score_words(game, score) if score is not None else None,
+        "over": over_json(view),
+        "turns": [list(moves[i : i + 2]) for i in range(0, len(moves), 2)],
+        "ply": len(moves),
         "hint": list(view.hint),
-        "ai": ai_json(session),
+        "ai": ai_json(view),
         "message": message,
+        "setup": can_set_up,
     }

@@ -56,11 +56,18 @@ def page(browser: Any) -> Iterator[Any]:
 
 
 @contextmanager
-def served(game: str, tmp_path: Path, *extra: str) -> Iterator[str]:
-    """`magboard play GAME` serving the page on a free port; yields the page's address."""
+def served(
+    game: str, tmp_path: Path, *extra: str, new: bool = True, port: int = 0, budget: tuple[str, ...] = ()
+) -> Iterator[str]:
+    """`magboard play GAME` serving the page; yields the page's address.
+
+    ``new``: start a new game rather than resume the journal; ``port`` 0: any
+    free port; ``budget``: the AI's thinking (default 300 nodes a move).
+    """
     process = subprocess.Popen(
-        [sys.executable, "-m", "host.cli", "play", game, "--no-browser", "--port", "0", "--new",
-         "--journal", str(tmp_path / f"{game}.journal"), "--nodes", "300", "--seed", "1", *extra],
+        [sys.executable, "-m", "host.cli", "play", game, "--no-browser", "--port", str(port),
+         *(["--new"] if new else []), "--journal", str(tmp_path / f"{game}.journal"),
+         *(budget or ("--nodes", "300")), "--seed", "1", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
     )  # fmt: skip
     try:

@@ -46,12 +46,13 @@ def mirrored() -> Iterator[tuple[str, Table, Hands]]:
 def test_the_page_mirrors_a_real_board(page: Any, mirrored: tuple[str, Table, Hands]) -> None:
     url, table, hands = mirrored
     page.goto(url)
-    page.wait_for_selector("#status[data-state='your-move']", timeout=WAIT_MS)
-    assert page.is_hidden("#move-form")  # no simulated hands on a real board
+    page.wait_for_selector("#status[data-kind='your_turn']", timeout=WAIT_MS)
+    assert page.is_hidden("#move-form") and page.is_hidden("#setup")  # no simulated hands on a real board
     for action in parse("lift a4", set(table.game.geometry.names)):
         hands.do(action)
-    # The queen is off a4: the page outlines a4 and lights where it may go.
-    page.wait_for_selector("#board [data-cell='a4'].changed", timeout=WAIT_MS)
+    # The queen is off a4: the page lights where it came from and where it may go, as the LEDs do.
+    page.wait_for_selector("#status[data-kind='lifted']", timeout=WAIT_MS)
+    page.wait_for_selector("#board [data-cell='a4'][data-led='lift']", timeout=WAIT_MS)
     page.wait_for_selector("#board [data-cell='a6'][data-led='put']", timeout=WAIT_MS)
     screenshot(page, "desdemona-real-board-lifted")
     page.click("#board [data-cell='a5']")  # the mouse cannot move a real board's pieces
@@ -59,6 +60,6 @@ def test_the_page_mirrors_a_real_board(page: Any, mirrored: tuple[str, Table, Ha
     for action in parse("place a6", set(table.game.geometry.names)):
         hands.do(action)
     page.wait_for_selector("body[data-ply='1']", timeout=WAIT_MS)
-    assert page.locator("#moves li").all_inner_texts() == ["a4-a6"]
+    assert page.locator("#moves .ply").all_inner_texts() == ["a4-a6"]
     assert page.locator("#board .cell.changed").count() == 0
     assert page.locator("#board [data-cell='a6'] .thing.queen").count() == 1

@@ -10,6 +10,8 @@ const SIDE_COLOURS = {
   spacetiles: ["#f08a24", "#7b4bc4"],
   flipfour: ["#d8262e", "#f2c230"],
 };
+// The object that stands for a player in the players' list.
+const PLAYER_PIECE = { kingofrings: "knight", desdemona: "queen", spacetiles: "piece", flipfour: "piece" };
 const RINGS = {
   ring_silver: { colour: "#c9c9c9", radius: 0.34, width: 0.07, label: "silver ring" },
   ring_blue: { colour: "#2a6fdb", radius: 0.36, width: 0.09, label: "blue ring" },
@@ -18,11 +20,13 @@ const RINGS = {
 const GLYPHS = { knight: "\u265E", queen: "\u265B" };
 const HEX_RADIUS = 1 / Math.sqrt(3);
 const DRAG_PX = 6;
+const RETRY_MS = [500, 1000, 2000, 4000];
 
 let layout = null;
 let picture = null;
 let socket = null;
 let drag = null;
+let retries = 0;
 
 function el(name, attrs = {}, parent = null) {
   const node = document.createElementNS(SVG, name);
@@ -55,7 +59,11 @@ function describeThing(text) {
   return colour === null ? name : `${sideName(colour)} ${name}`;
 }
 
-// --- drawing one object ------------------------------------------------------------------------
+function connected() {
+  return socket !== null && socket.readyState === WebSocket.OPEN && picture !== null;
+}
+
+// --- drawing objects -----------------------------------------------------------------------------
 function drawThing(text, parent, lift) {
   const { kind, colour } = parseThing(text);
   const g = el("g", { class: `thing ${kind}`, transform: `translate(0 ${-lift})`, "data-thing": text }, parent);
@@ -70,9 +78,9 @@ function drawThing(text, parent, lift) {
     const radius = kind === "stone" || kind === "queen" ? 0.36 : 0.3;
     el("circle", { r: radius, fill, stroke: edge, "stroke-width": 0.03 }, g);
     if (GLYPHS[kind]) {
+      const dark = (layout.game === "desdemona") === (colour === 1);
       const glyph = el("text", {
-        "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.42,
-        fill: colour === 0 && layout.game !== "desdemona" ? "#222" : colour === 1 && layout.game === "desdemona" ? "#222" : "#eee",
+        "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.42, fill: dark ? "#222" : "#eee",
       }, g);
       glyph.textContent = GLYPHS[kind];
     }
@@ -82,18 +90,46 @@ function drawThing(text, parent, lift) {
 
 function drawStack(stack, parent) {
   stack.forEach((text, level) => drawThing(text, parent, level * 0.05));
-  if (stack.length > 2) {  // a tall stack: how many objects it holds
-    const badge = el("g", { class: "badge", transform: "translate(0.3 -0.3)" }, parent);
-    el("circle", { r: 0.13, fill: "#fff", stroke: "#333", "stroke-width": 0.02 }, badge);
-    const t = el("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.16 }, badge);
-    t.textContent = String(stack.length);
-  }
 }
 
 function icon(text) {
-  const svg = el("svg", { class: "icon", viewBox: "-0.5 -0.55 1 1" });
+  const svg = el("svg", { class: "icon", viewBox: "-0.5 -0.55 1 1", "aria-hidden": "true" });
   drawThing(text, svg, 0);
   return svg;
+}
+
+// A light's meaning as a shape, so that it never depends on colour alone.
+function drawSymbol(meaning, parent) {
+  const ink = { stroke: "#111", "stroke-width": 0.045, fill: "none", "stroke-linecap": "round", "stroke-linejoin": "round" };
+  if (meaning === "put") {
+    el("path", { d: "M -0.07 0 H 0.07 M 0 -0.07 V 0.07", ...ink }, parent);
+  } else if (meaning === "lift") {
+    el("path", { d: "M 0 0.08 V -0.08 M -0.06 -0.02 L 0 -0.08 L 0.06 -0.02", ...ink }, parent);
+  } else if (meaning === "remove") {
+    el("path", { d: "M -0.06 -0.06 L 0.06 0.06 M 0.06 -0.06 L -0.06 0.06", ...ink }, parent);
+  } else if (meaning === "turn") {
+    el("path", { d: "M 0.07 0.01 A 0.07 0.07 0 1 1 0.02 -0.065 M 0.02 -0.065 L 0.07 -0.085 M 0.02 -0.065 L 0.045 -0.02", ...ink }, parent);
+  } else if (meaning === "result") {
+    const star = [];
+    for (let i = 0; i < 10; i++) {
+      const r = i % 2 ? 0.04 : 0.095;
+      const a = -Math.PI / 2 + (i * Math.PI) / 5;
+      star.push(`${(r * Math.cos(a)).toFixed(3)},${(r * Math.sin(a)).toFixed(3)}`);
+    }
+    el("polygon", { points: star.join(" "), fill: "#111" }, parent);
+  } else {
+    const t = el("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.17, "font-weight": 700, fill: "#111" }, parent);
+    t.textContent = meaning === "wrong" ? "!" : "?";
+  }
+}
+
+function cellShape(kind, radius, attrs, parent) {
+  if (layout.drawing === "square") {
+    const half = radius;
+    return el("rect", { class: kind, x: -half, y: -half, width: 2 * half, height: 2 * half, rx: 0.1, ...attrs }, parent);
+  }
+  if (layout.drawing === "hex") return el("polygon", { class: kind, points: hexPoints(radius * 2 * HEX_RADIUS), ...attrs }, parent);
+  return el("circle", { class: kind, r: radius * 0.88, ...attrs }, parent);
 }
 
 // --- the board ---------------------------------------------------------------------------------
@@ -108,6 +144,7 @@ function buildBoard() {
   const width = Math.max(...xs) - Math.min(...xs) + 2 * pad;
   const height = Math.max(...ys) - Math.min(...ys) + 2 * pad;
   board.setAttribute("viewBox", `${minX} ${minY} ${width} ${height}`);
+  board.setAttribute("aria-label", `the ${layout.name} board`);
   const where = Object.fromEntries(layout.cells.map((c) => [c.name, c]));
   if (layout.drawing === "point") {
     for (const [a, b] of layout.links) {
@@ -121,24 +158,42 @@ function buildBoard() {
       const r = Math.round(-cell.y);
       if ((q + r) % 2 === 0) g.classList.add(layout.game === "kingofrings" ? "blue" : "dark");
       el("rect", { class: "bg", x: -0.5, y: -0.5, width: 1, height: 1 }, g);
-      el("rect", { class: "led", x: -0.46, y: -0.46, width: 0.92, height: 0.92, rx: 0.12 }, g);
-      el("rect", { class: "hit", x: -0.5, y: -0.5, width: 1, height: 1 }, g);
     } else if (layout.drawing === "hex") {
       el("polygon", { class: "bg", points: hexPoints(HEX_RADIUS) }, g);
-      el("polygon", { class: "led", points: hexPoints(HEX_RADIUS * 0.92) }, g);
-      el("polygon", { class: "hit", points: hexPoints(HEX_RADIUS) }, g);
     } else {
-      el("circle", { class: "bg", r: 0.12 }, g);
-      el("circle", { class: "led", r: 0.44 }, g);
-      el("circle", { class: "hit", r: 0.45 }, g);
+      el("circle", { class: "bg", r: 0.16 }, g);
     }
+    // The last move tints the cell under its pieces; a hex's tile covers it, so there it outlines on top.
+    if (layout.drawing !== "hex") cellShape("last", 0.5, {}, g);
+    if (layout.drawing !== "point") cellShape("led", 0.46, {}, g);
     el("g", { class: "pieces" }, g);
-    if (layout.drawing === "square") el("rect", { class: "led-ring", x: -0.44, y: -0.44, width: 0.88, height: 0.88, rx: 0.12 }, g);
-    else if (layout.drawing === "hex") el("polygon", { class: "led-ring", points: hexPoints(HEX_RADIUS * 0.84) }, g);
-    else el("circle", { class: "led-ring", r: 0.42 }, g);
-    const corner = layout.drawing === "point" ? { x: 0.2, y: 0.46 } : layout.drawing === "hex" ? { x: -0.16, y: 0.4 } : { x: -0.44, y: 0.44 };
-    const label = el("text", { class: "label", ...corner }, g);
+    if (layout.drawing === "hex") cellShape("last", 0.4, {}, g);
+    el("g", { class: "ghost" }, g);
+    cellShape("led-ring", 0.44, {}, g);
+    cellShape("decided", 0.4, {}, g);
+    el("circle", { class: "dot", r: 0.13 }, g);
+    cellShape("capture", 0.47, {}, g);
+    const corner = layout.drawing === "hex" ? { x: 0.22, y: -0.2 } : { x: 0.3, y: -0.3 };
+    const badge = el("g", { class: "symbol", transform: `translate(${corner.x} ${corner.y})` }, g);
+    el("circle", { class: "symbol-bg", r: 0.13 }, badge);
+    el("g", { class: "symbol-mark" }, badge);
+    el("g", { class: "points" }, g);
+    const at = layout.drawing === "point" ? { x: 0, y: 0 } : layout.drawing === "hex" ? { x: -0.16, y: 0.4 } : { x: -0.44, y: 0.44 };
+    const label = el("text", { class: "label", ...at }, g);
+    if (layout.drawing === "point") {
+      label.setAttribute("text-anchor", "middle");
+      label.setAttribute("dominant-baseline", "central");
+    }
     label.textContent = cell.name;
+    cellShape("hit", 0.5, {}, g);
+    // The keyboard too: Tab to a cell, Enter or Space clicks it.
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    g.addEventListener("keydown", (event) => {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      event.preventDefault();
+      clickCell(cell.name);
+    });
     g.addEventListener("pointerdown", (event) => startDrag(event, { cell: cell.name }));
     g.addEventListener("contextmenu", (event) => {
       event.preventDefault();
@@ -152,9 +207,10 @@ function buildTray() {
   tray.textContent = "";
   for (const text of layout.tray) {
     const item = document.createElement("button");
+    item.type = "button";
     item.className = "tray-item";
     item.dataset.thing = text;
-    item.title = `take a ${describeThing(text)} from the box (or put back what you hold)`;
+    item.title = `take a ${describeThing(text)} (or put back what you hold)`;
     item.appendChild(icon(text));
     const count = document.createElement("span");
     count.className = "count";
@@ -164,36 +220,113 @@ function buildTray() {
   }
 }
 
-function drawPicture() {
-  for (const g of document.querySelectorAll("#board .cell")) {
-    const name = g.dataset.cell;
-    const pieces = g.querySelector(".pieces");
-    pieces.textContent = "";
-    drawStack(picture.cells[name] || [], pieces);
-    const light = picture.leds[name];
-    const led = g.querySelector(".led");
-    const ring = g.querySelector(".led-ring");
-    if (light) {
-      if (g.dataset.blink !== light.blink) {
-        // Blink in step with every other lit cell, as the board's LEDs do (one clock for the frame).
-        const period = light.period_ms || 1;
-        g.style.setProperty("--period", `${period}ms`);
-        g.style.setProperty("--phase", `-${performance.now() % period}ms`);
-      }
-      g.dataset.led = light.meaning;
-      g.dataset.blink = light.blink;
-      if (light.period_ms) g.dataset.blinking = "true"; else delete g.dataset.blinking;
-      if (light.dim) g.dataset.dim = "true"; else delete g.dataset.dim;
-      led.setAttribute("fill", `rgb(${light.rgb.join(",")})`);
-      ring.setAttribute("stroke", `rgb(${light.rgb.join(",")})`);
-    } else {
-      delete g.dataset.led;
-      delete g.dataset.blink;
-      delete g.dataset.blinking;
-      delete g.dataset.dim;
-    }
-    g.classList.toggle("changed", picture.changed.includes(name));
+function buildLegend() {
+  const legend = document.getElementById("legend");
+  legend.textContent = "";
+  for (const entry of layout.legend) {
+    const li = document.createElement("li");
+    li.dataset.meaning = entry.meaning;
+    const svg = el("svg", { class: "swatch", viewBox: "-0.5 -0.5 1 1", "aria-hidden": "true" });
+    const rgb = `rgb(${entry.rgb.join(",")})`;
+    el("rect", { x: -0.42, y: -0.42, width: 0.84, height: 0.84, rx: 0.1, fill: rgb, "fill-opacity": 0.35, stroke: rgb, "stroke-width": 0.08 }, svg);
+    const badge = el("g", { transform: "scale(2.6)" }, svg);
+    el("circle", { r: 0.13, fill: rgb, stroke: "#111", "stroke-width": 0.02 }, badge);
+    drawSymbol(entry.meaning, badge);
+    li.appendChild(svg);
+    const words = document.createElement("span");
+    words.textContent = `${entry.colour}: ${entry.words}`;
+    li.appendChild(words);
+    legend.appendChild(li);
   }
+  for (const entry of layout.blinks) {
+    const li = document.createElement("li");
+    li.className = `blink-${entry.blink}`;
+    li.textContent = entry.words;
+    legend.appendChild(li);
+  }
+  const dot = document.createElement("li");
+  dot.textContent = "a dot: where the piece you hold may go; a faint piece: what the lights ask to put there;"
+    + " a shaded cell: the last move";
+  legend.appendChild(dot);
+}
+
+function drawCell(g) {
+  const name = g.dataset.cell;
+  const stack = picture.cells[name] || [];
+  const pieces = g.querySelector(".pieces");
+  pieces.textContent = "";
+  drawStack(stack, pieces);
+  const ghost = g.querySelector(".ghost");
+  ghost.textContent = "";
+  const wanted = picture.ghosts[name];
+  if (wanted && wanted.length) drawThing(wanted[wanted.length - 1], ghost, 0);
+  const light = picture.leds[name];
+  const ring = g.querySelector(".led-ring");
+  const led = g.querySelector(".led");
+  const symbol = g.querySelector(".symbol");
+  if (light) {
+    if (g.dataset.blink !== light.blink) {
+      // Blink in step with every other lit cell, as the board's LEDs do (one clock for the frame).
+      const period = light.period_ms || 1;
+      g.style.setProperty("--period", `${period}ms`);
+      g.style.setProperty("--phase", `-${performance.now() % period}ms`);
+    }
+    g.dataset.led = light.meaning;
+    g.dataset.blink = light.blink;
+    if (light.period_ms) g.dataset.blinking = "true"; else delete g.dataset.blinking;
+    if (light.dim) g.dataset.dim = "true"; else delete g.dataset.dim;
+    const rgb = `rgb(${light.colour.join(",")})`;
+    if (led) led.setAttribute("fill", rgb);
+    ring.setAttribute("stroke", rgb);
+    symbol.querySelector(".symbol-bg").setAttribute("fill", rgb);
+    const mark = symbol.querySelector(".symbol-mark");
+    if (mark.dataset.meaning !== light.meaning) {
+      mark.textContent = "";
+      drawSymbol(light.meaning, mark);
+      mark.dataset.meaning = light.meaning;
+    }
+  } else {
+    for (const key of ["led", "blink", "blinking", "dim"]) delete g.dataset[key];
+  }
+  const target = picture.targets.includes(name);
+  g.classList.toggle("target", target && !stack.length);
+  g.classList.toggle("target-occupied", target && stack.length > 0);
+  g.classList.toggle("last-move", picture.last_move.includes(name));
+  g.classList.toggle("decided", Boolean(picture.over && picture.over.cells.includes(name)));
+  g.classList.toggle("changed", picture.changed.includes(name));
+  const said = stack.length ? stack.map(describeThing).join(" under ") : "empty";
+  const meaning = light && layout.legend.find((entry) => entry.meaning === light.meaning);
+  g.setAttribute("aria-label", `${name}: ${said}${meaning ? `; light: ${meaning.words}` : ""}`);
+  const points = g.querySelector(".points");
+  points.textContent = "";
+  const holder = picture.stacks[name];
+  if (holder) {
+    const badge = el("g", { class: "badge", transform: "translate(-0.3 -0.3)" }, points);
+    el("circle", { r: 0.15, fill: "#f7d774", stroke: "#333", "stroke-width": 0.02 }, badge);
+    const t = el("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.15, "font-weight": 700 }, badge);
+    t.textContent = String(holder.points);
+    const title = el("title", {}, badge);
+    title.textContent = `${holder.rings} ring${holder.rings > 1 ? "s" : ""}, ${holder.points} point${holder.points > 1 ? "s" : ""}`;
+    const pips = Math.min(holder.rings, 7);
+    for (let i = 0; i < pips; i++) {
+      el("circle", { class: "pip", cx: (i - (pips - 1) / 2) * 0.1, cy: 0.4, r: 0.035 }, points);
+    }
+  }
+}
+
+function drawPicture() {
+  for (const g of document.querySelectorAll("#board .cell")) drawCell(g);
+  drawHand();
+  drawTray();
+  drawStatus();
+  drawPlayers();
+  drawMoves();
+  document.body.dataset.ply = String(picture.ply);
+  document.body.dataset.kind = picture.intent.kind;
+  showAi(picture.ai);
+}
+
+function drawHand() {
   const hand = document.getElementById("hand");
   hand.textContent = "";
   hand.dataset.held = picture.held.join(" ");
@@ -204,34 +337,91 @@ function drawPicture() {
     hand.appendChild(item);
   }
   if (!picture.held.length) hand.textContent = "nothing";
+}
+
+function drawTray() {
   for (const item of document.querySelectorAll(".tray-item")) {
-    const count = picture.box[item.dataset.thing];
-    item.dataset.count = count;
-    item.querySelector(".count").textContent = `${describeThing(item.dataset.thing)} \u00d7${count}`;
+    const entry = picture.tray[item.dataset.thing];
+    item.hidden = !entry;
+    if (!entry) continue;
+    item.dataset.count = entry.count;
+    item.querySelector(".count").textContent = `${describeThing(item.dataset.thing)}: ${entry.words.replace(/^[^:]*: /, "")}`;
+    item.setAttribute("aria-label", `take a ${describeThing(item.dataset.thing)} (${entry.words})`);
   }
+}
+
+function drawStatus() {
   const status = document.getElementById("status");
   status.textContent = picture.status;
-  status.dataset.state = picture.state;
-  status.dataset.pending = picture.pending || "";
+  status.dataset.kind = picture.intent.kind;
+  status.dataset.move = picture.intent.move || picture.intent.shown || "";
+  // Why the game ended, unless the status line says it already.
+  const over = document.getElementById("over");
+  over.hidden = !picture.over || picture.status.includes(picture.over.reason);
+  over.textContent = picture.over ? picture.over.reason : "";
   document.getElementById("message").textContent = picture.message;
-  document.getElementById("to-move").textContent = picture.to_move === null ? "-" : layout.sides[picture.to_move];
-  document.getElementById("score").textContent = picture.score ? picture.score.join(" : ") : "-";
+  const live = connected();
+  for (const button of document.querySelectorAll("[data-button]")) {
+    button.disabled = !live || !picture.intent.buttons.includes(button.dataset.button);
+  }
+  const setup = document.getElementById("setup");
+  setup.textContent = picture.intent.kind === "ai_move" ? "Make the AI's move" : "Set up the board";
+  setup.disabled = !live || !picture.setup;
+  for (const control of document.querySelectorAll("#move-form input, #move-form button, #level, .tray-item")) {
+    control.disabled = !live;
+  }
+}
+
+function drawPlayers() {
+  const list = document.getElementById("players");
+  list.textContent = "";
+  for (const player of picture.players) {
+    const li = document.createElement("li");
+    li.dataset.side = player.side;
+    if (player.to_move) li.classList.add("to-move");
+    li.appendChild(icon(`${PLAYER_PIECE[layout.game]}:${player.side}`));
+    const who = document.createElement("span");
+    who.className = "who";
+    who.textContent = player.name + (player.ai ? " (AI)" : "") + (player.to_move ? " \u2014 to move" : "");
+    li.appendChild(who);
+    const facts = document.createElement("span");
+    facts.className = "hand";
+    facts.textContent = player.hand.map((h) => h.words).join(", ");
+    li.appendChild(facts);
+    list.appendChild(li);
+  }
+  document.getElementById("supply").textContent = picture.supply.join(", ");
+  const score = document.getElementById("score");
+  score.textContent = picture.score ? `Score: ${picture.score}` : "";
   const [best, ...line] = picture.hint;
   document.getElementById("hint").textContent = best ? best + (line.length ? ` (then ${line.join(" ")})` : "") : "-";
-  const moves = document.getElementById("moves");
-  moves.textContent = "";
-  for (const text of picture.moves) {
-    const li = document.createElement("li");
-    li.textContent = text;
-    moves.appendChild(li);
-  }
-  document.body.dataset.ply = String(picture.moves.length);
-  showAi(picture.ai);
+}
+
+function drawMoves() {
+  const body = document.querySelector("#moves tbody");
+  body.textContent = "";
+  picture.turns.forEach((plies, index) => {
+    const row = document.createElement("tr");
+    const number = document.createElement("th");
+    number.scope = "row";
+    number.textContent = `${index + 1}.`;
+    row.appendChild(number);
+    plies.forEach((text, side) => {
+      const cell = document.createElement("td");
+      cell.className = "ply";
+      cell.dataset.side = side;
+      cell.textContent = text;
+      row.appendChild(cell);
+    });
+    body.appendChild(row);
+  });
+  const box = document.getElementById("moves-box");
+  box.scrollTop = box.scrollHeight;  // the latest move in view
 }
 
 function showAi(ai) {
   const level = document.getElementById("level");
-  level.closest("dd").hidden = document.getElementById("level-row").hidden = ai.side === null;
+  document.getElementById("level-cell").hidden = document.getElementById("level-row").hidden = ai.side === null;
   document.getElementById("ai").textContent = ai.side === null
     ? "off (two players)"
     : `plays ${layout.sides[ai.side]}` + (ai.nodes ? `, ${ai.nodes} nodes a move` : ai.seconds ? `, ${ai.seconds} s a move` : "");
@@ -244,20 +434,39 @@ function showLayout() {
   document.getElementById("board-name").textContent = layout.board + (layout.simulated ? " (simulated)" : "");
   document.body.classList.toggle("simulated", layout.simulated);
   document.body.dataset.game = layout.game;
+  document.body.dataset.drawing = layout.drawing;
+  const style = document.documentElement.style;
+  style.setProperty("--side-0", SIDE_COLOURS[layout.game][0]);
+  style.setProperty("--side-1", SIDE_COLOURS[layout.game][1]);
+  document.getElementById("side-0").textContent = layout.sides[0];
+  document.getElementById("side-1").textContent = layout.sides[1];
+  document.getElementById("move-text").placeholder = `e.g. ${layout.notation}`;
   document.getElementById("help").textContent = layout.simulated
-    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack); right-click turns a piece over. The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board."
+    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack); right-click turns a piece over. The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
     : "This page mirrors the real board: play on the board. Cells whose sensors disagree with the game are outlined in red.";
   buildBoard();
   buildTray();
+  buildLegend();
 }
 
 // --- what the player does ------------------------------------------------------------------------
 function send(message) {
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+  if (!connected()) {
+    document.getElementById("message").textContent = "not connected to the board: wait until it is back";
+    return;
+  }
+  socket.send(JSON.stringify(message));
 }
 
 function gesture(args) {
   send({ type: "gesture", ...args });
+}
+
+// A click on a cell: a tap where the board asks which move was made, else lift or put down.
+function clickCell(cell) {
+  const light = picture && picture.leds[cell];
+  const asking = picture && picture.intent.kind === "choose" && light && !picture.held.length;
+  gesture({ verb: asking ? "tap" : "click", cell });
 }
 
 function targetAt(event) {
@@ -276,7 +485,7 @@ function startDrag(event, from) {
 }
 
 window.addEventListener("pointermove", (event) => {
-  if (!drag || drag.moved) return;
+  if (!drag || drag.moved || !picture) return;
   if (Math.hypot(event.clientX - drag.x, event.clientY - drag.y) >= DRAG_PX) {
     drag.moved = true;
     // Lift at once, so that the LEDs show where the piece may go while it is carried.
@@ -291,7 +500,8 @@ window.addEventListener("pointerup", (event) => {
   drag = null;
   const to = targetAt(event);
   if (!moved) {
-    if (from.cell) gesture({ verb: shift ? "lift" : "click", cell: from.cell });
+    if (from.cell && shift) gesture({ verb: "lift", cell: from.cell });
+    else if (from.cell) clickCell(from.cell);
     else gesture({ verb: "tray", thing: from.thing });
   } else if (to.cell && to.cell !== from.cell) {
     gesture({ verb: "click", cell: to.cell });
@@ -305,24 +515,31 @@ window.addEventListener("pointerup", (event) => {
 for (const button of document.querySelectorAll("[data-button]")) {
   button.addEventListener("click", () => send({ type: "button", name: button.dataset.button }));
 }
+document.getElementById("setup").addEventListener("click", () => send({ type: "setup" }));
 document.getElementById("move-form").addEventListener("submit", (event) => {
   event.preventDefault();
   const input = document.getElementById("move-text");
   if (input.value.trim()) send({ type: "move", text: input.value.trim() });
   input.value = "";
 });
-document.getElementById("ai-move").addEventListener("click", () => send({ type: "ai_move" }));
 document.getElementById("level").addEventListener("change", (event) => {
   send({ type: "level", level: Number(event.target.value) });
 });
 
 // --- the connection ------------------------------------------------------------------------------
+function showConnection(state) {
+  document.body.dataset.connection = state;
+  const words = { open: "connected", closed: "disconnected: reconnecting...", connecting: "connecting..." };
+  document.getElementById("connection").textContent = words[state];
+  document.getElementById("offline").hidden = state !== "closed";
+  if (picture) drawStatus();
+}
+
 function connect() {
-  const status = document.getElementById("connection");
   socket = new WebSocket(`ws://${location.host}/ws`);
   socket.addEventListener("open", () => {
-    status.textContent = "connected";
-    status.dataset.state = "open";
+    retries = 0;
+    showConnection("open");
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
@@ -337,9 +554,10 @@ function connect() {
     }
   });
   socket.addEventListener("close", () => {
-    status.textContent = "disconnected: retrying...";
-    status.dataset.state = "closed";
-    setTimeout(connect, 1000);
+    drag = null;
+    showConnection("closed");
+    setTimeout(connect, RETRY_MS[Math.min(retries, RETRY_MS.length - 1)]);
+    retries += 1;
   });
 }
 
