@@ -1,18 +1,19 @@
-"""Move tracking in the simulated pipeline: host processing time and surviving power cuts.
+"""The session's host time per reading, against an older revision in the same run; and power cuts.
 
-    .venv/bin/python benchmarks/bench_session.py [--plies 40] [--kills 200] [--ai SECONDS]
+    .venv/bin/python benchmarks/bench_session.py [--game GAME ...] [--plies 40] [--games 3]
+                                                 [--against 3d2d138] [--kills 0]
 
-1. Latency: two people (or, with --ai, a person and the AI) play random games on each game's
-   simulated Hall board (virtual board, the real firmware under MicroPython, pty and pyserial,
-   tracker, session, virtual LEDs).  For every snapshot or clock tick that made the session
-   act (a commit, a new scene, a new LED frame), the host time until the LED frame is written:
-   decode, tracking, commit, store, scene and frame.  p50 and p99.  Listing the next
-   position's candidates (every successor and its expected reading) runs after the frame is
-   written, while the player thinks: its time is reported on its own.  The AI thinks on its
-   own thread, so its thinking time is not part of it either.
-2. Power cuts: `magboard play --script` is killed (SIGKILL, the whole process group) at random
-   moments while it plays random moves, again and again, until the store holds --kills moves;
-   every move printed as committed before a kill must be in the store afterwards.
+1. Latency (benchmarks/session_probe.py, run once on this tree and once on ``--against``, checked out
+   from git into a temporary directory): random games of two people on each game's Hall board, readings
+   made by hand one cell at a time with their times, no firmware.  Per game, p50 / p99 / max of
+   - settled snapshot -> LED frame: every reading or tick that changed the lights;
+   - commit -> next reading matchable: the commit, then what the session needs before it can judge the
+     next reading (the old one lists every successor's reading; this one indexes moves by cell).
+   and the ratio old / new.  A Raspberry Pi 4 is 3-4 times slower than this machine: the Pi budget is
+   5 ms here.
+2. Power cuts (``--kills N``): `magboard play --script` is killed (SIGKILL, the whole process group) at
+   random moments while it plays random moves, until the store holds N moves; every move printed as
+   committed before a kill must be in the store afterwards.
 """
 
 from __future__ import annotations
@@ -29,66 +30,32 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
 
 from engines import registry
-from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.script import format_action
-from host.session.session import Settings
-from host.session.setup import open_simulated
 from host.store.games import Status, read_games
-from host.tracking.candidates import Expectations
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from tests.pipeline.player import Person  # noqa: E402 - the test's person plays here too
-
-BUILDS: list[float] = []
-_build = Expectations.build
 
 
-def _timed_build(self: Expectations[Any]) -> None:
-    start = time.perf_counter()
-    was_ready = self.ready
-    _build(self)
-    if not was_ready:
-        BUILDS.append((time.perf_counter() - start) * 1000)
+def latency(root: Path, game_id: str, plies: int, seed: int, games: int) -> dict[str, list[float]]:
+    """The probe's timings for the tree at ``root`` (its packages first on the path)."""
+    probe = ROOT / "benchmarks" / "session_probe.py"
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    out = subprocess.run(
+        [sys.executable, str(probe), game_id, str(plies), str(seed), str(games)],
+        capture_output=True, text=True, env=env, cwd=root, check=True,
+    )  # fmt: skip
+    result: dict[str, list[float]] = json.loads(out.stdout)
+    return result
 
 
-Expectations.build = _timed_build  # type: ignore[method-assign]
-
-
-def latency(game_id: str, plies: int, seed: int, ai_seconds: float | None) -> list[float]:
-    rng = random.Random(seed)
-    times: list[float] = []
-    opponent = AiOpponent(level=10, seconds=ai_seconds, seed=seed) if ai_seconds else None
-    settings = Settings(ai_side=1 if opponent else None)
-    with open_simulated(game_id, opponent=opponent, settings=settings, seed=seed) as table:
-        play = table.play
-        on_snapshot, tick = play.on_snapshot, play.tick
-
-        def timed(step: object, t_ms: int, *args: object) -> None:
-            events, frames, builds = len(table.session.events), play.last_frame, sum(BUILDS)
-            start = time.perf_counter()
-            step(t_ms, *args)  # type: ignore[operator]
-            if len(table.session.events) != events or play.last_frame is not frames:
-                # listing the next candidates happens after the frame, while the player thinks
-                times.append((time.perf_counter() - start) * 1000 - (sum(BUILDS) - builds))
-
-        play.on_snapshot = lambda t, values: timed(on_snapshot, t, values)  # type: ignore[method-assign]
-        play.tick = lambda t: timed(tick, t)  # type: ignore[method-assign]
-        person = Person(table, seed=seed)
-        person.serve(0.3)
-        session, game = table.session, table.game
-        while not game.is_over(session.position) and len(session.moves) < plies:
-            person.wait_for_ai()
-            if session.pending is not None:
-                person.carry_out_ai_move()
-            else:
-                person.make(rng.choice(game.legal_moves(session.position)))
-    return times
+def checkout(revision: str, into: Path) -> Path:
+    """The tree of ``revision`` (git archive), for measuring it beside this one."""
+    archive = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True, check=True).stdout
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
 
 
 def power_cuts(target: int, seed: int) -> tuple[int, int]:
@@ -150,23 +117,34 @@ def percentile(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
+def figures(values: list[float]) -> tuple[float, float, float]:
+    ordered = sorted(values) or [float("nan")]
+    return statistics.median(ordered), percentile(ordered, 0.99), ordered[-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--plies", type=int, default=40, help="plies per game for the latency run")
-    parser.add_argument("--kills", type=int, default=200, help="moves to reach through power cuts")
+    parser.add_argument("--game", action="append", choices=registry.available(), help="game (repeatable)")
+    parser.add_argument("--plies", type=int, default=40, help="plies per game")
+    parser.add_argument("--games", type=int, default=3, help="random games per game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--ai", type=float, metavar="SECONDS", help="play the AI at this time per move")
+    parser.add_argument("--against", default="3d2d138", help="the older revision to measure beside this tree")
+    parser.add_argument("--kills", type=int, default=0, help="moves to reach through power cuts (0: none)")
     args = parser.parse_args()
-    header = f"{'game':<12} {'actions':>7} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
-    print(header + "   candidate listing p50/p99 ms")
-    for game_id in registry.available():
-        BUILDS.clear()
-        times = sorted(latency(game_id, args.plies, args.seed, args.ai))
-        builds = sorted(BUILDS)
-        print(
-            f"{game_id:<12} {len(times):>7} {statistics.median(times):>8.2f} {percentile(times, 0.99):>8.2f} "
-            f"{times[-1]:>8.2f}   {statistics.median(builds):.1f} / {percentile(builds, 0.99):.1f}"
-        )
+    print(f"{'game':<12} {'measure':<22} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}   "
+          f"{args.against} p50/p99/max ms        p99 ratio")  # fmt: skip
+    with tempfile.TemporaryDirectory() as tmp:
+        old_root = checkout(args.against, Path(tmp))
+        for game_id in args.game or registry.available():
+            new = latency(ROOT, game_id, args.plies, args.seed, args.games)
+            old = latency(old_root, game_id, args.plies, args.seed, args.games)
+            for key, label in (("frame", "snapshot -> LED frame"), ("matchable", "commit -> matchable")):
+                n50, n99, nmax = figures(new[key])
+                o50, o99, omax = figures(old[key])
+                print(
+                    f"{game_id:<12} {label:<22} {len(new[key]):>5} {n50:>8.2f} {n99:>8.2f} {nmax:>8.2f}   "
+                    f"{o50:>8.2f} {o99:>8.2f} {omax:>8.2f}   {o99 / n99:>8.1f}x"
+                )
     if args.kills:
         kills, moves = power_cuts(args.kills, args.seed)
         print(f"power cuts: {kills} kills over {moves} committed moves, no committed move lost")

@@ -1,0 +1,83 @@
+"""Times one revision's session on hand-made readings: run by bench_session.py with that revision first on
+sys.path, so the same driver measures this tree and an older one (whose session has the same entry
+points: Session, on_reading, on_tick, scene, moves, expect.build).
+
+Prints one JSON object: for each game, the milliseconds of
+- ``frame``: a settled reading (or the tick that settles it) -> the LED frame, for every call that changed
+  the lights;
+- ``matchable``: the commit of a move -> the next reading matchable (the commit, then listing or indexing
+  the next position's candidates, which the session does before it can judge a reading).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from typing import Any
+
+
+def probe(game_id: str, plies: int, seed: int, games: int) -> dict[str, list[float]]:
+    from engines import registry
+    from host.hardware.loading import load_board
+    from host.hardware.sensing import Reading, SensorModel
+    from host.session.lights import frame
+    from host.session.session import Session, Settings
+
+    board = load_board(f"{game_id}-hall")
+    model = SensorModel(board)
+    game = registry.make(game_id)
+    names = game.geometry.names
+    rng = random.Random(seed)
+    frames: list[float] = []
+    matchable: list[float] = []
+    for _ in range(games):
+        session = Session(
+            game, model.reading_of, Reading.EMPTY, settings=Settings(ai_side=None, think_in_background=False)
+        )
+        t = 0
+        pos = game.start()
+        session.on_reading(t, [model.reading_of(tuple(game.cells(pos)[n])) for n in names])
+        session.expect.build()
+        for _ply in range(plies):
+            if game.is_over(pos):
+                break
+            after = game.play(pos, rng.choice(game.legal_moves(pos)))
+            before_cells, after_cells = game.cells(pos), game.cells(after)
+            changed = [n for n in names if tuple(before_cells[n]) != tuple(after_cells[n])]
+            # Hands empty cells first, then fill: one cell a reading, 60 ms apart, as a person would.
+            changed.sort(key=lambda n: len(after_cells[n]) - len(before_cells[n]))
+            reading = {n: model.reading_of(tuple(before_cells[n])) for n in names}
+            calls: list[tuple[int, dict[str, Any] | None]] = []
+            for name in changed:
+                t += 60
+                reading[name] = model.reading_of(tuple(after_cells[name]))
+                calls.append((t, dict(reading)))
+            t += 400
+            calls.append((t, None))  # the tick that settles the last reading
+            for when, values in calls:
+                plies_before, scene_before = len(session.moves), session.scene
+                start = time.perf_counter()
+                if values is None:
+                    session.on_tick(when)
+                else:
+                    session.on_reading(when, [values[n] for n in names])
+                if session.scene != scene_before or len(session.moves) != plies_before:
+                    board.led_frame(frame(session.scene, when))
+                elapsed = time.perf_counter() - start
+                if len(session.moves) != plies_before:
+                    session.expect.build()
+                    matchable.append((time.perf_counter() - start) * 1000)
+                elif session.scene != scene_before:
+                    frames.append(elapsed * 1000)
+            if len(session.moves) <= _ply:  # not committed (a choice the sensors cannot make): stop here
+                break
+            pos = session.position
+        session.close()
+    return {"frame": frames, "matchable": matchable}
+
+
+if __name__ == "__main__":
+    game_id, plies, seed, games = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+    print(json.dumps(probe(game_id, plies, seed, games)))
