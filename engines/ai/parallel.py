@@ -24,7 +24,7 @@ from engines.ai.analysis import Analysis
 from engines.ai.budget import Budget
 from engines.ai.mcts import Mcts, Node, best_child
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
-from engines.game import Game
+from engines.ai.rules import Rules
 
 # How long after the deadline a worker's answer is still awaited (sending it is quick).
 RESULT_GRACE = 0.01
@@ -33,7 +33,7 @@ RootStats = list[tuple[Any, int, float, float | None]]
 
 
 def _worker(
-    game: Game[Any, Any], policy: Policy[Any, Any], pos: Any, deadline: float, seed: int, conn: Connection
+    game: Rules[Any, Any], policy: Policy[Any, Any], pos: Any, deadline: float, seed: int, conn: Connection
 ) -> None:
     budget = Budget(deadline=deadline)
     search = Mcts(game, policy, budget, random.Random(seed))
@@ -44,7 +44,7 @@ def _worker(
 
 
 def parallel_mcts(
-    game: Game[Any, Any],
+    game: Rules[Any, Any],
     policy: Policy[Any, Any],
     pos: Any,
     budget: Budget,
@@ -129,15 +129,16 @@ AbReport = tuple[list[tuple[int, Any, float]], Any, float, list[Any], int]
 
 
 def _ab_worker(
-    game: Game[Any, Any],
+    game: Rules[Any, Any],
     policy: Policy[Any, Any],
     pos: Any,
     moves: list[Any],
     deadline: float,
     seed: int,
+    depth_step: int,
     conn: Connection,
 ) -> None:
-    search = AlphaBeta(game, policy, Budget(deadline=deadline), random.Random(seed))
+    search = AlphaBeta(game, policy, Budget(deadline=deadline), random.Random(seed), depth_step=depth_step)
     found = search.search(pos, moves)
     report: AbReport = (search.iterations, found.best, found.value, found.pv, found.nodes)
     conn.send(report)
@@ -145,12 +146,13 @@ def _ab_worker(
 
 
 def parallel_alphabeta(
-    game: Game[Any, Any],
+    game: Rules[Any, Any],
     policy: Policy[Any, Any],
     pos: Any,
     budget: Budget,
     seed: int,
     workers: int,
+    depth_step: int = 1,
 ) -> Analysis:
     """Alpha-beta over the root moves split between ``workers`` processes (this one included)."""
     assert budget.deadline is not None
@@ -164,13 +166,13 @@ def parallel_alphabeta(
     pipes, procs = [], []
     for i in range(1, workers):
         parent_end, child_end = ctx.Pipe(duplex=False)
-        args = (game, policy, pos, moves[i::workers], deadline, seed + i, child_end)
+        args = (game, policy, pos, moves[i::workers], deadline, seed + i, depth_step, child_end)
         proc = ctx.Process(target=_ab_worker, args=args, daemon=True)
         proc.start()
         child_end.close()
         pipes.append(parent_end)
         procs.append(proc)
-    own = AlphaBeta(game, policy, Budget(deadline=deadline), rng)
+    own = AlphaBeta(game, policy, Budget(deadline=deadline), rng, depth_step=depth_step)
     found = own.search(pos, moves[::workers])
     reports: list[AbReport] = [(own.iterations, found.best, found.value, found.pv, found.nodes)]
     for conn, proc in zip(pipes, procs, strict=True):

@@ -1,0 +1,211 @@
+"""Desdemona for the search as half-moves on bitboards: the queen move, then the shot or capture.
+
+A whole turn has some 2,000 variants mid-game, and alpha-beta can refute a
+turn only after generating and ordering all of them.  Split in two, a node
+offers some 80 queen moves and then some 25 shots, so a refutation costs one
+queen move's shots, and the history of cut-offs orders both halves.  The
+model's position is a tuple of ints (queens and stones of each side as
+bitboards, see engines/ai/desdemona_bits.py), cheap to make and to hash.
+
+Half-moves use the game's move encoding: a queen move is ``from | to << 7``
+and the second half ``kind << 14 | target << 16``, so or-ing the two gives
+the game's move (engines/desdemona.py).
+"""
+
+from __future__ import annotations
+
+from engines.ai.desdemona_bits import FULL, bitboard, cells_of, entry_masks, evaluate_bits, slides
+from engines.ai.policy import Policy, terminal_value
+from engines.desdemona import (
+    CAPTURE,
+    GEOMETRY,
+    PASS,
+    QUEEN0,
+    QUEEN1,
+    RAYS,
+    SHOT,
+    SIZE,
+    STONE0,
+    STONE1,
+    Position,
+)
+from engines.game import Outcome
+
+# (queens 0, queens 1, stones 0, stones 1, to move, moved queen's square or -1, passes, first turn)
+Half = tuple[int, int, int, int, int, int, int, int]
+Q0, Q1, S0, S1, TO_MOVE, MOVED, PASSES, FIRST = range(8)
+NOT_MOVED = -1
+
+# BETWEEN[a][b]: the squares strictly between a and b on a line (0 where they share none).
+BETWEEN = tuple(
+    tuple(
+        next(
+            (sum(1 << c for c in ray[: ray.index(b)]) for ray in RAYS[a] if b in ray),
+            0,
+        )
+        for b in range(SIZE)
+    )
+    for a in range(SIZE)
+)
+NEAR = tuple(sum(1 << n for n in GEOMETRY.neighbours(c)) for c in range(SIZE))
+CAPTURE_PART = CAPTURE << 14
+# Ordering weights of a second half: a capture by the stones it turns, a shot next to an enemy queen.
+CAPTURE_GAIN = 20
+HEMMING_GAIN = 3
+HISTORY_BITS = 40
+
+
+def from_position(pos: Position) -> Half:
+    board = pos.board
+    return (
+        bitboard(board, QUEEN0),
+        bitboard(board, QUEEN1),
+        bitboard(board, STONE0),
+        bitboard(board, STONE1),
+        pos.to_move,
+        NOT_MOVED,
+        pos.passes,
+        1 if pos.ply == 0 else 0,
+    )
+
+
+class DesdemonaHalves:
+    """The rules of Desdemona (RULES.md section 3) with each turn as two moves of the same player."""
+
+    def to_move(self, pos: Half) -> int:
+        return pos[TO_MOVE]
+
+    def key(self, pos: Half) -> int:
+        return hash(pos)
+
+    def outcome(self, pos: Half) -> Outcome | None:
+        if pos[PASSES] < 2:
+            return None
+        black, white = pos[S0].bit_count(), pos[S1].bit_count()
+        return Outcome(None if black == white else (0 if black > white else 1), (black, white))
+
+    def legal_moves(self, pos: Half) -> list[int]:
+        q0, q1, s0, s1, me, moved, passes, _ = pos
+        if passes >= 2:
+            return []
+        masks = entry_masks(FULL & ~(q0 | q1 | s0 | s1))
+        if moved == NOT_MOVED:
+            moves = [
+                origin | dest << 7
+                for origin in cells_of(q1 if me else q0)
+                for dest in cells_of(slides(1 << origin, masks))
+            ]
+            return moves or [PASS]
+        moves = [SHOT << 14 | t << 16 for t in cells_of(slides(1 << moved, masks))]
+        theirs = s0 if me else s1
+        for ray in RAYS[moved]:
+            if not theirs >> ray[0] & 1:
+                continue
+            for c in ray[1:]:
+                if theirs >> c & 1:
+                    continue
+                if not (q0 | q1 | s0 | s1) >> c & 1:
+                    moves.append(CAPTURE_PART | c << 16)
+                break
+        return moves
+
+    def play(self, pos: Half, move: int) -> Half:
+        q0, q1, s0, s1, me, moved, passes, first = pos
+        if move == PASS:
+            return (q0, q1, s0, s1, 1 - me, NOT_MOVED, passes + 1, first)
+        if moved == NOT_MOVED:
+            jump = 1 << (move & 0x7F) | 1 << (move >> 7)
+            if me:
+                q1 ^= jump
+            else:
+                q0 ^= jump
+            if first:
+                return (q0, q1, s0, s1, 1 - me, NOT_MOVED, 0, 0)
+            return (q0, q1, s0, s1, me, move >> 7, 0, 0)
+        target = move >> 16
+        if move & CAPTURE_PART:
+            turned = BETWEEN[moved][target]
+            if me:
+                s1 |= turned | 1 << target
+                s0 &= ~turned
+            else:
+                s0 |= turned | 1 << target
+                s1 &= ~turned
+        elif me:
+            s0 |= 1 << target
+        else:
+            s1 |= 1 << target
+        return (q0, q1, s0, s1, 1 - me, NOT_MOVED, 0, 0)
+
+
+def whole_turns(rules: DesdemonaHalves, policy: Policy[Half, int], root: Half, parts: list[int]) -> list[int]:
+    """The game's moves of a line of half-moves from ``root``.
+
+    A line that stops after a queen move ends with that unfinished turn
+    dropped, unless it is the first, which is completed with the best second
+    half by the ordering, so that there is always a move to play.
+    """
+    turns: list[int] = []
+    pos = root
+    halves = iter(parts)
+    for part in halves:
+        pos = rules.play(pos, part)
+        if pos[MOVED] != NOT_MOVED:
+            second = next(halves, None)
+            if second is None:
+                if turns:
+                    break
+                second = policy.order(pos, rules.legal_moves(pos))[0]
+            pos = rules.play(pos, second)
+            part |= second
+        turns.append(part)
+    return turns
+
+
+class DesdemonaHalvesPolicy(Policy[Half, int]):
+    """The Desdemona policy's evaluation on half-move positions, and ordering by the history of cut-offs.
+
+    One is made per search: the history (how often, weighted by depth, each
+    half-move of each side refuted a position) is the search's own, so a
+    search depends only on its seed and budget.
+    """
+
+    algorithm = "alphabeta"
+    order_frontier = True
+
+    def __init__(self, rules: DesdemonaHalves, weights: tuple[float, float, float, float]) -> None:
+        super().__init__(rules)
+        self.weights = weights
+        self.history: dict[int, int] = {}
+
+    def result(self, pos: Half) -> float | None:
+        return terminal_value(self.game, pos) if pos[PASSES] >= 2 else None
+
+    def evaluate(self, pos: Half) -> float:
+        return evaluate_bits((pos[Q0], pos[Q1]), (pos[S0], pos[S1]), pos[TO_MOVE], self.weights)
+
+    def cutoff(self, pos: Half, move: int, depth: int) -> None:
+        key = move << 1 | pos[TO_MOVE]
+        self.history[key] = self.history.get(key, 0) + depth * depth
+
+    def order(self, pos: Half, moves: list[int]) -> list[int]:
+        if len(moves) < 2:
+            return moves
+        history = self.history
+        side = pos[TO_MOVE]
+        moved = pos[MOVED]
+        if moved == NOT_MOVED:
+            return sorted(moves, key=lambda m: history.get(m << 1 | side, 0), reverse=True)
+        near_enemy = 0
+        for cell in cells_of(pos[Q0] if side else pos[Q1]):
+            near_enemy |= NEAR[cell]
+
+        def gain(move: int) -> int:
+            target = move >> 16
+            if move & CAPTURE_PART:
+                static = CAPTURE_GAIN * GEOMETRY.distance(moved, target)
+            else:
+                static = HEMMING_GAIN if near_enemy >> target & 1 else 0
+            return static << HISTORY_BITS | history.get(move << 1 | side, 0)
+
+        return sorted(moves, key=gain, reverse=True)
