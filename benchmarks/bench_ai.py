@@ -2,6 +2,10 @@
 
     .venv/bin/python benchmarks/bench_ai.py speed [GAME ...]
         nodes per second of each search at a few positions of each game
+    .venv/bin/python benchmarks/bench_ai.py revision GAME [--rev 3d2d138] [--seconds 1] [--plies 4,10] [--seeds 3]
+        this checkout's think() against revision REV's in the same run (each in its own process, one
+        core, taking turns), at positions after PLIES random moves from the start: nodes per second,
+        depth, and the ratio of nodes per second (REV's code comes from `git archive`)
     .venv/bin/python benchmarks/bench_ai.py timing --seconds 5 --positions 4 [GAME ...]
         the longest and mean wall time of think(seconds=S) (all cores) over positions of each game
     .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4 [--seed S] [--levels 1-9]
@@ -20,7 +24,13 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import subprocess
+import sys
+import tarfile
+import tempfile
 import time
+from io import BytesIO
+from pathlib import Path
 from typing import Any
 
 from engines import registry
@@ -63,6 +73,75 @@ def speed(games: list[str], seconds: float) -> None:
                     {"game": game_id, "algorithm": algorithm, "nodes_per_second": round(nodes / spent)}
                 )
             )
+
+
+# Run in a fresh interpreter whose working directory is a checkout: one search, one JSON line.
+SEARCH_ONE = """
+import json, sys
+from engines import registry
+from engines.ai import think
+game = registry.make(sys.argv[1])
+pos = game.play_texts(json.loads(sys.argv[2]))
+found = think(game, pos, seconds=float(sys.argv[3]), workers=1)
+print(json.dumps({"nodes": found.nodes, "seconds": found.seconds, "depth": found.depth,
+                  "algorithm": found.algorithm, "best": game.format_move(pos, found.best)}))
+"""
+REPO = Path(__file__).resolve().parent.parent
+
+
+def random_line(game: Game[Any, Any], plies: int, seed: int) -> list[str]:
+    """The texts of ``plies`` random moves from the start (fewer if the game would end)."""
+    rng = random.Random(seed)
+    pos, texts = game.start(), []
+    for _ in range(plies):
+        moves = game.legal_moves(pos)
+        move = rng.choice(moves)
+        if game.outcome(game.play(pos, move)) is not None:
+            break
+        texts.append(game.format_move(pos, move))
+        pos = game.play(pos, move)
+    return texts
+
+
+def search_in(checkout: Path, game_id: str, texts: list[str], seconds: float) -> dict[str, Any]:
+    done = subprocess.run(
+        [sys.executable, "-c", SEARCH_ONE, game_id, json.dumps(texts), str(seconds)],
+        cwd=checkout,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    result: dict[str, Any] = json.loads(done.stdout)
+    return result
+
+
+def revision(game_id: str, rev: str, seconds: float, plies: list[int], seeds: int) -> None:
+    game = registry.make(game_id)
+    archive = subprocess.run(["git", "archive", rev, "engines"], cwd=REPO, capture_output=True, check=True)
+    with tempfile.TemporaryDirectory() as old:
+        with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
+            tar.extractall(old, filter="data")
+        totals = {"old": [0.0, 0.0], "new": [0.0, 0.0]}
+        for seed in range(seeds):
+            for count in plies:
+                texts = random_line(game, count, seed)
+                pos = game.play_texts(texts)
+                row: dict[str, Any] = {"game": game_id, "seed": seed, "plies": len(texts)}
+                row["legal_moves"] = game.count_moves(pos)
+                for name, checkout in (("old", Path(old)), ("new", REPO)):
+                    found = search_in(checkout, game_id, texts, seconds)
+                    totals[name][0] += found["nodes"]
+                    totals[name][1] += found["seconds"]
+                    row[name] = {
+                        "depth": found["depth"],
+                        "nodes_per_second": round(found["nodes"] / found["seconds"]),
+                        "best": found["best"],
+                    }
+                row["ratio"] = round(row["new"]["nodes_per_second"] / row["old"]["nodes_per_second"], 2)
+                print(json.dumps(row), flush=True)
+    old_rate, new_rate = (totals[k][0] / totals[k][1] for k in ("old", "new"))
+    summary = {"game": game_id, "rev": rev, "seconds": seconds, "ratio": round(new_rate / old_rate, 2)}
+    print(json.dumps({"summary": summary}), flush=True)
 
 
 def timing(games: list[str], seconds: float, positions: int) -> None:
@@ -163,6 +242,12 @@ def main() -> None:
     p = sub.add_parser("speed")
     p.add_argument("games", nargs="*")
     p.add_argument("--seconds", type=float, default=1.0)
+    p = sub.add_parser("revision")
+    p.add_argument("game")
+    p.add_argument("--rev", default="3d2d138", help="the revision to compare with (default 3d2d138)")
+    p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--plies", type=lambda t: [int(x) for x in t.split(",")], default=[4, 10])
+    p.add_argument("--seeds", type=int, default=3)
     p = sub.add_parser("timing")
     p.add_argument("games", nargs="*")
     p.add_argument("--seconds", type=float, default=5.0)
@@ -187,6 +272,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "versus":
         versus(args.game, args.set, args.seconds, args.games)
+        return
+    if args.what == "revision":
+        revision(args.game, args.rev, args.seconds, args.plies, args.seeds)
         return
     if args.what == "ladder":
         ladder(args.game, args.seconds, args.games, args.seed, args.levels)

@@ -110,15 +110,17 @@ def territory_and_mobility(mine: int, theirs: int, empty: int) -> tuple[int, int
     pair_empty = empty | empty << SECOND
     masks = entry_masks(pair_empty, PAIR_NOT_A, PAIR_NOT_J)
     reached = mine | theirs << SECOND
-    frontier = reached
+    everything = reached | pair_empty  # once both floods have reached every empty square, no step adds any
     nearer_mine, nearer_theirs = mine, theirs
-    new = slides(frontier, masks) & ~reached
+    new = slides(reached, masks) & ~reached
     mobility = (new & FULL).bit_count() - (new >> SECOND).bit_count()
     while new:
         reached |= new
         low, high = reached & FULL, reached >> SECOND
         nearer_mine |= low & ~high
         nearer_theirs |= high & ~low
+        if reached == everything:
+            break
         new = slides(new, masks) & ~reached
     return nearer_mine.bit_count() - nearer_theirs.bit_count(), mobility
 

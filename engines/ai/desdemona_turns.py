@@ -14,6 +14,8 @@ the game's move (engines/desdemona.py).
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from engines.ai.desdemona_bits import FULL, bitboard, cells_of, entry_masks, evaluate_bits, slides
 from engines.ai.policy import Policy, terminal_value
 from engines.desdemona import (
@@ -176,7 +178,11 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
     def __init__(self, rules: DesdemonaHalves, weights: tuple[float, float, float, float]) -> None:
         super().__init__(rules)
         self.weights = weights
-        self.history: dict[int, int] = {}
+        # history[side][half-move]: a defaultdict, so that its __getitem__ is a sort key without a lambda.
+        self.history: tuple[defaultdict[int, int], defaultdict[int, int]] = (
+            defaultdict(int),
+            defaultdict(int),
+        )
 
     def result(self, pos: Half) -> float | None:
         return terminal_value(self.game, pos) if pos[PASSES] >= 2 else None
@@ -185,17 +191,16 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
         return evaluate_bits((pos[Q0], pos[Q1]), (pos[S0], pos[S1]), pos[TO_MOVE], self.weights)
 
     def cutoff(self, pos: Half, move: int, depth: int) -> None:
-        key = move << 1 | pos[TO_MOVE]
-        self.history[key] = self.history.get(key, 0) + depth * depth
+        self.history[pos[TO_MOVE]][move] += depth * depth
 
     def order(self, pos: Half, moves: list[int]) -> list[int]:
         if len(moves) < 2:
             return moves
-        history = self.history
         side = pos[TO_MOVE]
+        history = self.history[side]
         moved = pos[MOVED]
         if moved == NOT_MOVED:
-            return sorted(moves, key=lambda m: history.get(m << 1 | side, 0), reverse=True)
+            return sorted(moves, key=history.__getitem__, reverse=True)
         near_enemy = 0
         for cell in cells_of(pos[Q0] if side else pos[Q1]):
             near_enemy |= NEAR[cell]
@@ -206,6 +211,6 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
                 static = CAPTURE_GAIN * GEOMETRY.distance(moved, target)
             else:
                 static = HEMMING_GAIN if near_enemy >> target & 1 else 0
-            return static << HISTORY_BITS | history.get(move << 1 | side, 0)
+            return static << HISTORY_BITS | history[move]
 
         return sorted(moves, key=gain, reverse=True)
