@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_ai.py speed [GAME ...]
         nodes per second of each search at a few positions of each game
-    .venv/bin/python benchmarks/bench_ai.py revision GAME [--rev 3d2d138] [--seconds 1] [--plies 4,10] [--seeds 3]
+    .venv/bin/python benchmarks/bench_ai.py revision GAME [--rev 3d2d138] [--seconds 1] [--plies 4,10]
         this checkout's think() against revision REV's in the same run (each in its own process, one
         core, taking turns), at positions after PLIES random moves from the start: nodes per second,
         depth, and the ratio of nodes per second (REV's code comes from `git archive`)
