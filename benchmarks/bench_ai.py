@@ -83,8 +83,11 @@ from engines.ai import think
 game = registry.make(sys.argv[1])
 pos = game.play_texts(json.loads(sys.argv[2]))
 found = think(game, pos, seconds=float(sys.argv[3]), workers=1)
+# Before Analysis.simulations, an MCTS search gave its simulations as its depth.
+simulations = getattr(found, "simulations", found.depth if found.algorithm == "mcts" else 0)
 print(json.dumps({"nodes": found.nodes, "seconds": found.seconds, "depth": found.depth,
-                  "algorithm": found.algorithm, "best": game.format_move(pos, found.best)}))
+                  "simulations": simulations, "algorithm": found.algorithm,
+                  "best": game.format_move(pos, found.best)}))
 """
 REPO = Path(__file__).resolve().parent.parent
 
@@ -134,6 +137,7 @@ def revision(game_id: str, rev: str, seconds: float, plies: list[int], seeds: in
                     totals[name][1] += found["seconds"]
                     row[name] = {
                         "depth": found["depth"],
+                        "simulations": found["simulations"],
                         "nodes_per_second": round(found["nodes"] / found["seconds"]),
                         "best": found["best"],
                     }

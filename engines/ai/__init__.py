@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 from engines.ai.alphabeta import AlphaBeta
@@ -105,16 +106,7 @@ def think(
 def hint(game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0) -> Analysis:
     """The strongest move in ``pos`` with a short principal variation, for a player asking for help."""
     found = think(game, pos, seconds=seconds, seed=seed)
-    return Analysis(
-        best=found.best,
-        value=found.value,
-        pv=found.pv[:HINT_PV_LENGTH],
-        nodes=found.nodes,
-        seconds=found.seconds,
-        depth=found.depth,
-        algorithm=found.algorithm,
-        proven=found.proven,
-    )
+    return replace(found, pv=found.pv[:HINT_PV_LENGTH])
 
 
 __all__ = ["Analysis", "Policy", "hint", "policy_for", "think"]

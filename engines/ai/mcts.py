@@ -216,9 +216,10 @@ def summarise(game: Rules[Any, Any], root: Node, budget: Budget, simulations: in
         pv=pv,
         nodes=budget.nodes,
         seconds=budget.elapsed(),
-        depth=simulations,
+        depth=len(pv),
         algorithm="mcts",
         proven=best.proven is not None and abs(best.proven) > EVAL_LIMIT,
+        simulations=simulations,
     )
 
 

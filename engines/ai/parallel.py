@@ -147,9 +147,10 @@ def _combine(
         pv=pv,
         nodes=nodes,
         seconds=budget.elapsed(),
-        depth=simulations,
+        depth=len(pv),
         algorithm="mcts",
         proven=proven is not None and abs(proven) > EVAL_LIMIT,
+        simulations=simulations,
     )
 
 
