@@ -16,7 +16,12 @@
     .venv/bin/python benchmarks/bench_ai.py versus GAME --set NAME=VALUE ... --seconds 0.25 --games 10
         the game's policy with changed attributes (weights, algorithm settings) against the current one
 
-Matches against the OpenSpiel baseline are `magboard match GAME --a ai --b openspiel`.
+    .venv/bin/python benchmarks/bench_ai.py odds GAME --ratio 10 --games 30 [--seconds 0.25] [--seed S]
+        level 10 (one process) at SECONDS a move against OpenSpiel's MCTSBot at RATIO x SECONDS,
+        colours alternating, a new peer seed each game; one JSON line a game, then W-D-L with a
+        95% Wilson interval of our score
+
+Matches against the OpenSpiel baseline at equal time are `magboard match GAME --a ai --b openspiel`.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from typing import Any
 
 from engines import registry
 from engines.ai import think
-from engines.ai.match import AiPlayer, play_match
+from engines.ai.match import AiPlayer, Player, Tally, play_game, play_match
 from engines.ai.policy import policy_for
 from engines.game import Game
 
@@ -227,6 +232,54 @@ def versus(game_id: str, settings: list[str], seconds: float, games: int) -> Non
     )
 
 
+class TimeOdds:
+    """A player given ``ratio`` times the time per move of the match."""
+
+    def __init__(self, player: Player, ratio: float) -> None:
+        self.player = player
+        self.ratio = ratio
+        self.name = f"{player.name} x{ratio:g} time"
+
+    def choose_text(self, texts: list[str], seconds: float) -> str:
+        return self.player.choose_text(texts, seconds * self.ratio)
+
+
+def odds(game_id: str, ratio: float, games: int, seconds: float, seed: int) -> None:
+    from host.peers.openspiel_bot import OpenSpielMctsPlayer
+
+    game = registry.make(game_id)
+    ours = AiPlayer(game, seed=seed)
+    tally = Tally()
+    for index in range(games):
+        peer = TimeOdds(OpenSpielMctsPlayer(game_id, seed + 7919 * (index + 1)), ratio)
+        result = play_game(game, (ours, peer), index % 2, seconds)
+        tally.add(result)
+        line = {
+            "index": index,
+            "ours_first": result.first == 0,
+            "winner": None if result.winner is None else ("ours", "peer")[result.winner],
+            "plies": len(result.texts),
+            "score": result.score,
+            "max_seconds": [round(t, 3) for t in result.max_seconds],
+            "tally": [tally.wins, tally.draws, tally.losses],
+        }
+        print(json.dumps(line), flush=True)
+    low, high = tally.interval()
+    summary = {
+        "game": game_id,
+        "a": f"{ours.name} at {seconds:g} s",
+        "b": f"openspiel-mcts at {seconds * ratio:g} s",
+        "games": tally.games,
+        "wins": tally.wins,
+        "draws": tally.draws,
+        "losses": tally.losses,
+        "score": round(tally.score(), 3),
+        "wilson95": [round(low, 3), round(high, 3)],
+        "max_seconds": [round(t, 3) for t in tally.max_seconds],
+    }
+    print(json.dumps({"summary": summary}), flush=True)
+
+
 def level_range(text: str) -> tuple[int, int]:
     low, _, high = text.partition("-")
     try:
@@ -252,6 +305,12 @@ def main() -> None:
     p.add_argument("--seconds", type=float, default=1.0)
     p.add_argument("--plies", type=lambda t: [int(x) for x in t.split(",")], default=[4, 10])
     p.add_argument("--seeds", type=int, default=3)
+    p = sub.add_parser("odds")
+    p.add_argument("game")
+    p.add_argument("--ratio", type=float, default=10.0, help="the peer's time per move over ours")
+    p.add_argument("--games", type=int, default=10)
+    p.add_argument("--seconds", type=float, default=0.25, help="our time per move")
+    p.add_argument("--seed", type=int, default=0)
     p = sub.add_parser("timing")
     p.add_argument("games", nargs="*")
     p.add_argument("--seconds", type=float, default=5.0)
@@ -276,6 +335,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.what == "versus":
         versus(args.game, args.set, args.seconds, args.games)
+        return
+    if args.what == "odds":
+        odds(args.game, args.ratio, args.games, args.seconds, args.seed)
         return
     if args.what == "revision":
         revision(args.game, args.rev, args.seconds, args.plies, args.seeds)
