@@ -5,7 +5,8 @@
     .venv/bin/python benchmarks/bench_ai.py revision GAME [--rev 3d2d138] [--seconds 1] [--plies 4,10]
         this checkout's think() against revision REV's in the same run (each in its own process, one
         core, taking turns), at positions after PLIES random moves from the start: nodes per second,
-        depth, and the ratio of nodes per second (REV's code comes from `git archive`)
+        depth, and the ratio of nodes per second (REV's code comes from `git archive`); with
+        --nodes N instead, whether both find the same move (an optimisation must not change it)
     .venv/bin/python benchmarks/bench_ai.py timing --seconds 5 --positions 4 [GAME ...]
         the longest and mean wall time of think(seconds=S) (all cores) over positions of each game
     .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4 [--seed S] [--levels 1-9]
@@ -87,7 +88,8 @@ from engines import registry
 from engines.ai import think
 game = registry.make(sys.argv[1])
 pos = game.play_texts(json.loads(sys.argv[2]))
-found = think(game, pos, seconds=float(sys.argv[3]), workers=1)
+budget = json.loads(sys.argv[3])
+found = think(game, pos, seconds=budget["seconds"], nodes=budget["nodes"], workers=1)
 # Before Analysis.simulations, an MCTS search gave its simulations as its depth.
 simulations = getattr(found, "simulations", found.depth if found.algorithm == "mcts" else 0)
 print(json.dumps({"nodes": found.nodes, "seconds": found.seconds, "depth": found.depth,
@@ -111,9 +113,12 @@ def random_line(game: Game[Any, Any], plies: int, seed: int) -> list[str]:
     return texts
 
 
-def search_in(checkout: Path, game_id: str, texts: list[str], seconds: float) -> dict[str, Any]:
+def search_in(
+    checkout: Path, game_id: str, texts: list[str], seconds: float | None, nodes: int | None
+) -> dict[str, Any]:
+    budget = json.dumps({"seconds": seconds, "nodes": nodes})
     done = subprocess.run(
-        [sys.executable, "-c", SEARCH_ONE, game_id, json.dumps(texts), str(seconds)],
+        [sys.executable, "-c", SEARCH_ONE, game_id, json.dumps(texts), budget],
         cwd=checkout,
         capture_output=True,
         text=True,
@@ -123,7 +128,9 @@ def search_in(checkout: Path, game_id: str, texts: list[str], seconds: float) ->
     return result
 
 
-def revision(game_id: str, rev: str, seconds: float, plies: list[int], seeds: int) -> None:
+def revision(
+    game_id: str, rev: str, seconds: float | None, nodes: int | None, plies: list[int], seeds: int
+) -> None:
     game = registry.make(game_id)
     archive = subprocess.run(["git", "archive", rev, "engines"], cwd=REPO, capture_output=True, check=True)
     with tempfile.TemporaryDirectory() as old:
@@ -137,7 +144,7 @@ def revision(game_id: str, rev: str, seconds: float, plies: list[int], seeds: in
                 row: dict[str, Any] = {"game": game_id, "seed": seed, "plies": len(texts)}
                 row["legal_moves"] = game.count_moves(pos)
                 for name, checkout in (("old", Path(old)), ("new", REPO)):
-                    found = search_in(checkout, game_id, texts, seconds)
+                    found = search_in(checkout, game_id, texts, seconds, nodes)
                     totals[name][0] += found["nodes"]
                     totals[name][1] += found["seconds"]
                     row[name] = {
@@ -147,9 +154,11 @@ def revision(game_id: str, rev: str, seconds: float, plies: list[int], seeds: in
                         "best": found["best"],
                     }
                 row["ratio"] = round(row["new"]["nodes_per_second"] / row["old"]["nodes_per_second"], 2)
+                row["same_best"] = row["new"]["best"] == row["old"]["best"]
                 print(json.dumps(row), flush=True)
     old_rate, new_rate = (totals[k][0] / totals[k][1] for k in ("old", "new"))
-    summary = {"game": game_id, "rev": rev, "seconds": seconds, "ratio": round(new_rate / old_rate, 2)}
+    summary = {"game": game_id, "rev": rev, "seconds": seconds, "nodes": nodes}
+    summary["ratio"] = round(new_rate / old_rate, 2)
     print(json.dumps({"summary": summary}), flush=True)
 
 
@@ -302,7 +311,8 @@ def main() -> None:
     p = sub.add_parser("revision")
     p.add_argument("game")
     p.add_argument("--rev", default="3d2d138", help="the revision to compare with (default 3d2d138)")
-    p.add_argument("--seconds", type=float, default=1.0)
+    p.add_argument("--seconds", type=float, default=None, help="time per search (default 1 s)")
+    p.add_argument("--nodes", type=int, default=None, help="a node budget: both answers should agree")
     p.add_argument("--plies", type=lambda t: [int(x) for x in t.split(",")], default=[4, 10])
     p.add_argument("--seeds", type=int, default=3)
     p = sub.add_parser("odds")
@@ -340,7 +350,8 @@ def main() -> None:
         odds(args.game, args.ratio, args.games, args.seconds, args.seed)
         return
     if args.what == "revision":
-        revision(args.game, args.rev, args.seconds, args.plies, args.seeds)
+        seconds = 1.0 if args.seconds is None and args.nodes is None else args.seconds
+        revision(args.game, args.rev, seconds, args.nodes, args.plies, args.seeds)
         return
     if args.what == "ladder":
         ladder(args.game, args.seconds, args.games, args.seed, args.levels)
