@@ -3,6 +3,7 @@
     .venv/bin/python benchmarks/bench_ai.py speed [GAME ...]
         nodes per second of each search at a few positions of each game
     .venv/bin/python benchmarks/bench_ai.py revision GAME [--rev 3d2d138] [--seconds 1] [--plies 4,10]
+                                                          [--nodes N] [--level L]
         this checkout's think() against revision REV's in the same run (each in its own process, one
         core, taking turns), at positions after PLIES random moves from the start: nodes per second,
         depth, and the ratio of nodes per second (REV's code comes from `git archive`); with
@@ -89,7 +90,7 @@ from engines.ai import think
 game = registry.make(sys.argv[1])
 pos = game.play_texts(json.loads(sys.argv[2]))
 budget = json.loads(sys.argv[3])
-found = think(game, pos, seconds=budget["seconds"], nodes=budget["nodes"], workers=1)
+found = think(game, pos, level=budget["level"], seconds=budget["seconds"], nodes=budget["nodes"], workers=1)
 # Before Analysis.simulations, an MCTS search gave its simulations as its depth.
 simulations = getattr(found, "simulations", found.depth if found.algorithm == "mcts" else 0)
 print(json.dumps({"nodes": found.nodes, "seconds": found.seconds, "depth": found.depth,
@@ -114,9 +115,9 @@ def random_line(game: Game[Any, Any], plies: int, seed: int) -> list[str]:
 
 
 def search_in(
-    checkout: Path, game_id: str, texts: list[str], seconds: float | None, nodes: int | None
+    checkout: Path, game_id: str, texts: list[str], seconds: float | None, nodes: int | None, level: int
 ) -> dict[str, Any]:
-    budget = json.dumps({"seconds": seconds, "nodes": nodes})
+    budget = json.dumps({"seconds": seconds, "nodes": nodes, "level": level})
     done = subprocess.run(
         [sys.executable, "-c", SEARCH_ONE, game_id, json.dumps(texts), budget],
         cwd=checkout,
@@ -129,7 +130,7 @@ def search_in(
 
 
 def revision(
-    game_id: str, rev: str, seconds: float | None, nodes: int | None, plies: list[int], seeds: int
+    game_id: str, rev: str, seconds: float | None, nodes: int | None, level: int, plies: list[int], seeds: int
 ) -> None:
     game = registry.make(game_id)
     archive = subprocess.run(["git", "archive", rev, "engines"], cwd=REPO, capture_output=True, check=True)
@@ -144,7 +145,7 @@ def revision(
                 row: dict[str, Any] = {"game": game_id, "seed": seed, "plies": len(texts)}
                 row["legal_moves"] = game.count_moves(pos)
                 for name, checkout in (("old", Path(old)), ("new", REPO)):
-                    found = search_in(checkout, game_id, texts, seconds, nodes)
+                    found = search_in(checkout, game_id, texts, seconds, nodes, level)
                     totals[name][0] += found["nodes"]
                     totals[name][1] += found["seconds"]
                     row[name] = {
@@ -157,7 +158,7 @@ def revision(
                 row["same_best"] = row["new"]["best"] == row["old"]["best"]
                 print(json.dumps(row), flush=True)
     old_rate, new_rate = (totals[k][0] / totals[k][1] for k in ("old", "new"))
-    summary = {"game": game_id, "rev": rev, "seconds": seconds, "nodes": nodes}
+    summary = {"game": game_id, "rev": rev, "level": level, "seconds": seconds, "nodes": nodes}
     summary["ratio"] = round(new_rate / old_rate, 2)
     print(json.dumps({"summary": summary}), flush=True)
 
@@ -313,6 +314,7 @@ def main() -> None:
     p.add_argument("--rev", default="3d2d138", help="the revision to compare with (default 3d2d138)")
     p.add_argument("--seconds", type=float, default=None, help="time per search (default 1 s)")
     p.add_argument("--nodes", type=int, default=None, help="a node budget: both answers should agree")
+    p.add_argument("--level", type=int, default=10)
     p.add_argument("--plies", type=lambda t: [int(x) for x in t.split(",")], default=[4, 10])
     p.add_argument("--seeds", type=int, default=3)
     p = sub.add_parser("odds")
@@ -351,7 +353,7 @@ def main() -> None:
         return
     if args.what == "revision":
         seconds = 1.0 if args.seconds is None and args.nodes is None else args.seconds
-        revision(args.game, args.rev, seconds, args.nodes, args.plies, args.seeds)
+        revision(args.game, args.rev, seconds, args.nodes, args.level, args.plies, args.seeds)
         return
     if args.what == "ladder":
         ladder(args.game, args.seconds, args.games, args.seed, args.levels)
