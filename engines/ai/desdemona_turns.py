@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from engines.ai.desdemona_bits import FULL, bitboard, cells_of, entry_masks, evaluate_bits, slides
+from engines.ai.desdemona_bits import bitboard, cells_of, evaluate_bits
 from engines.ai.policy import Policy, terminal_value
 from engines.desdemona import (
     CAPTURE,
@@ -50,6 +50,27 @@ BETWEEN = tuple(
     for a in range(SIZE)
 )
 NEAR = tuple(sum(1 << n for n in GEOMETRY.neighbours(c)) for c in range(SIZE))
+
+
+def _ray_table(cell: int) -> tuple[tuple[int, bool, tuple[int, ...], tuple[int, ...]], ...]:
+    """For each ray from ``cell``: its squares as a bitboard, whether they ascend, and the half-moves
+    ending on its squares, nearest first (queen moves from ``cell``, and shots from a queen there)."""
+    return tuple(
+        (
+            sum(1 << c for c in ray),
+            ray[0] > cell,
+            tuple(cell | c << 7 for c in ray),
+            tuple(SHOT << 14 | c << 16 for c in ray),
+        )
+        for ray in RAYS[cell]
+    )
+
+
+# RAY_TABLE[cell]: see _ray_table.  A ray's squares before its nearest occupied one are reachable:
+# the nearest is the lowest set bit of the occupied squares on an ascending ray, the highest on the
+# others, and it is GEOMETRY.distance squares away.
+RAY_TABLE = tuple(_ray_table(c) for c in range(SIZE))
+STEPS = tuple(tuple(GEOMETRY.distance(a, b) - 1 for b in range(SIZE)) for a in range(SIZE))
 CAPTURE_PART = CAPTURE << 14
 # Ordering weights of a second half: a capture by the stones it turns, a shot next to an enemy queen.
 CAPTURE_GAIN = 20
@@ -90,15 +111,28 @@ class DesdemonaHalves:
         q0, q1, s0, s1, me, moved, passes, _ = pos
         if passes >= 2:
             return []
-        masks = entry_masks(FULL & ~(q0 | q1 | s0 | s1))
+        occupied = q0 | q1 | s0 | s1
+        moves: list[int] = []
         if moved == NOT_MOVED:
-            moves = [
-                origin | dest << 7
-                for origin in cells_of(q1 if me else q0)
-                for dest in cells_of(slides(1 << origin, masks))
-            ]
+            for origin in cells_of(q1 if me else q0):
+                for mask, ascending, queen_moves, _ in RAY_TABLE[origin]:
+                    block = occupied & mask
+                    if not block:
+                        moves += queen_moves
+                    elif ascending:
+                        moves += queen_moves[: STEPS[origin][(block & -block).bit_length() - 1]]
+                    else:
+                        moves += queen_moves[: STEPS[origin][block.bit_length() - 1]]
             return moves or [PASS]
-        moves = [SHOT << 14 | t << 16 for t in cells_of(slides(1 << moved, masks))]
+        steps = STEPS[moved]
+        for mask, ascending, _, shots in RAY_TABLE[moved]:
+            block = occupied & mask
+            if not block:
+                moves += shots
+            elif ascending:
+                moves += shots[: steps[(block & -block).bit_length() - 1]]
+            else:
+                moves += shots[: steps[block.bit_length() - 1]]
         theirs = s0 if me else s1
         for ray in RAYS[moved]:
             if not theirs >> ray[0] & 1:
@@ -106,7 +140,7 @@ class DesdemonaHalves:
             for c in ray[1:]:
                 if theirs >> c & 1:
                     continue
-                if not (q0 | q1 | s0 | s1) >> c & 1:
+                if not occupied >> c & 1:
                     moves.append(CAPTURE_PART | c << 16)
                 break
         return moves
@@ -167,9 +201,11 @@ def whole_turns(rules: DesdemonaHalves, policy: Policy[Half, int], root: Half, p
 class DesdemonaHalvesPolicy(Policy[Half, int]):
     """The Desdemona policy's evaluation on half-move positions, and ordering by the history of cut-offs.
 
-    One is made per search: the history (how often, weighted by depth, each
-    half-move of each side refuted a position) is the search's own, so a
-    search depends only on its seed and budget.
+    Queen moves come in the order of how often (weighted by depth) each
+    refuted a position, after the last two that did (killers: a refutation of
+    one sibling usually refutes the next); second halves by what they take or
+    hem in, then by history.  One is made per search, so that a search
+    depends only on its seed and budget.
     """
 
     algorithm = "alphabeta"
@@ -183,6 +219,7 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
             defaultdict(int),
             defaultdict(int),
         )
+        self.killers = ([PASS, PASS], [PASS, PASS])
 
     def result(self, pos: Half) -> float | None:
         return terminal_value(self.game, pos) if pos[PASSES] >= 2 else None
@@ -192,6 +229,11 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
 
     def cutoff(self, pos: Half, move: int, depth: int) -> None:
         self.history[pos[TO_MOVE]][move] += depth * depth
+        if pos[MOVED] == NOT_MOVED:
+            killers = self.killers[pos[TO_MOVE]]
+            if killers[0] != move:
+                killers[1] = killers[0]
+                killers[0] = move
 
     def order(self, pos: Half, moves: list[int]) -> list[int]:
         if len(moves) < 2:
@@ -200,7 +242,12 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
         history = self.history[side]
         moved = pos[MOVED]
         if moved == NOT_MOVED:
-            return sorted(moves, key=history.__getitem__, reverse=True)
+            ordered = sorted(moves, key=history.__getitem__, reverse=True)
+            for killer in reversed(self.killers[side]):
+                if killer in moves:
+                    ordered.remove(killer)
+                    ordered.insert(0, killer)
+            return ordered
         near_enemy = 0
         for cell in cells_of(pos[Q0] if side else pos[Q1]):
             near_enemy |= NEAR[cell]
