@@ -255,6 +255,7 @@ class TimeOdds:
 
 
 def odds(game_id: str, ratio: float, games: int, seconds: float, seed: int) -> None:
+    from host.commands.match import summary
     from host.peers.openspiel_bot import OpenSpielMctsPlayer
 
     game = registry.make(game_id)
@@ -274,20 +275,9 @@ def odds(game_id: str, ratio: float, games: int, seconds: float, seed: int) -> N
             "tally": [tally.wins, tally.draws, tally.losses],
         }
         print(json.dumps(line), flush=True)
-    low, high = tally.interval()
-    summary = {
-        "game": game_id,
-        "a": f"{ours.name} at {seconds:g} s",
-        "b": f"openspiel-mcts at {seconds * ratio:g} s",
-        "games": tally.games,
-        "wins": tally.wins,
-        "draws": tally.draws,
-        "losses": tally.losses,
-        "score": round(tally.score(), 3),
-        "wilson95": [round(low, 3), round(high, 3)],
-        "max_seconds": [round(t, 3) for t in tally.max_seconds],
-    }
-    print(json.dumps({"summary": summary}), flush=True)
+    line = summary(game_id, (ours, peer), tally, seconds)
+    line["ratio"] = ratio
+    print(json.dumps({"summary": line}), flush=True)
 
 
 def level_range(text: str) -> tuple[int, int]:

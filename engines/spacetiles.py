@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from engines.bits import cells_of
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import Geometry
 from engines.physical import Thing
@@ -42,7 +43,6 @@ from engines.spacetiles_board import SpaceTilesBoard, load_board
 from engines.spacetiles_masks import (
     WINS,
     BoardMasks,
-    cells_of,
     count_independent_sets,
     frontier_of,
     has_independent_set,

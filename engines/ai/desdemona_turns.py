@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from engines.ai.desdemona_bits import bitboard, cells_of, evaluate_bits
+from engines.ai.desdemona_bits import bitboard, evaluate_bits
 from engines.ai.policy import Policy, terminal_value
+from engines.bits import cells_of
 from engines.desdemona import (
     CAPTURE,
     GEOMETRY,

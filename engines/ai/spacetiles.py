@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import math
 import random
-from functools import reduce
-from operator import or_
 
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
+from engines.ai.windows import chunked, window_balance
 from engines.game import Game
 from engines.spacetiles import Position, SpaceTiles, Turn
 from engines.spacetiles_masks import GOES_ON, WINS
@@ -24,7 +23,6 @@ from engines.spacetiles_masks import GOES_ON, WINS
 FILL_WEIGHT = (0.0, 0.1, 0.6, 2.5, 0.0)
 HAND_WEIGHT = 0.05
 SCALE = 5.0
-WINDOW_CHUNK = 6
 
 
 class SpaceTilesPolicy(Policy[Position, Turn]):
@@ -53,14 +51,7 @@ class SpaceTilesPolicy(Policy[Position, Turn]):
         self.rules = game
         runs = game.masks.runs
         self.windows = tuple(sorted({w for cell in runs for _, _, _, fours in cell for w in fours}))
-        # The windows in runs of WINDOW_CHUNK, each with the cells they cover: a run of windows without a
-        # piece adds nothing, so it is skipped whole, and the others add in the same order as before.
-        self.chunks = tuple(
-            (reduce(or_, chunk), chunk)
-            for chunk in (
-                self.windows[i : i + WINDOW_CHUNK] for i in range(0, len(self.windows), WINDOW_CHUNK)
-            )
-        )
+        self.chunks = chunked(self.windows)
 
     def result(self, pos: Position) -> float | None:
         if pos.winner < 0:
@@ -71,18 +62,7 @@ class SpaceTilesPolicy(Policy[Position, Turn]):
         return self._value(pos.pieces0, pos.pieces1, pos.hand0, pos.hand1, pos.to_move)
 
     def _value(self, p0: int, p1: int, hand0: int, hand1: int, to_move: int) -> float:
-        raw = 0.0
-        occupied = p0 | p1
-        for cover, windows in self.chunks:
-            if not cover & occupied:
-                continue
-            for window in windows:
-                a = p0 & window
-                b = p1 & window
-                if a and not b:
-                    raw += FILL_WEIGHT[a.bit_count()]
-                elif b and not a:
-                    raw -= FILL_WEIGHT[b.bit_count()]
+        raw = window_balance(self.chunks, p0, p1, FILL_WEIGHT)
         raw += HAND_WEIGHT * (hand0 - hand1)
         if to_move:
             raw = -raw
