@@ -76,8 +76,9 @@ class DesdemonaPolicy(Policy[Position, int]):
 
     def split_turns(self, pos: Position) -> TurnSplit:
         rules = DesdemonaHalves()
-        policy = DesdemonaHalvesPolicy(rules, self.weights())
-        return TurnSplit(rules, policy, from_position(pos), 2, partial(whole_turns, rules, policy))
+        root = from_position(pos)
+        policy = DesdemonaHalvesPolicy(rules, self.weights(), root)
+        return TurnSplit(rules, policy, root, 2, partial(whole_turns, rules, policy))
 
     def order(self, pos: Position, moves: list[int]) -> list[int]:
         if len(moves) < 2:
