@@ -8,6 +8,9 @@
         core, taking turns), at positions after PLIES random moves from the start: nodes per second,
         depth, and the ratio of nodes per second (REV's code comes from `git archive`); with
         --nodes N instead, whether both find the same move (an optimisation must not change it)
+    .venv/bin/python benchmarks/bench_ai.py depth GAME --depth 2 [--plies 4,10] [--seeds 3]
+        the processor time (this process only, so other load on the machine counts little) and the
+        wall time alpha-beta takes to complete DEPTH turns, at the positions of `revision`
     .venv/bin/python benchmarks/bench_ai.py timing --seconds 5 --positions 4 [GAME ...]
         the longest and mean wall time of think(seconds=S) (all cores) over positions of each game
     .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4 [--seed S] [--levels 1-9]
@@ -42,6 +45,8 @@ from typing import Any
 
 from engines import registry
 from engines.ai import think
+from engines.ai.alphabeta import AlphaBeta
+from engines.ai.budget import Budget
 from engines.ai.match import AiPlayer, Player, Tally, play_game, play_match
 from engines.ai.policy import policy_for
 from engines.game import Game
@@ -87,6 +92,8 @@ SEARCH_ONE = """
 import json, sys
 from engines import registry
 from engines.ai import think
+from engines.ai.alphabeta import AlphaBeta
+from engines.ai.budget import Budget
 game = registry.make(sys.argv[1])
 pos = game.play_texts(json.loads(sys.argv[2]))
 budget = json.loads(sys.argv[3])
@@ -161,6 +168,34 @@ def revision(
     summary = {"game": game_id, "rev": rev, "level": level, "seconds": seconds, "nodes": nodes}
     summary["ratio"] = round(new_rate / old_rate, 2)
     print(json.dumps({"summary": summary}), flush=True)
+
+
+def depth_time(game_id: str, depth: int, plies: list[int], seeds: int) -> None:
+    game = registry.make(game_id)
+    for seed in range(seeds):
+        for count in plies:
+            pos = game.play_texts(random_line(game, count, seed))
+            policy = policy_for(game)
+            split = policy.split_turns(pos)
+            rng = random.Random(0)
+            started, cpu = time.perf_counter(), time.process_time()
+            if split is None:
+                found = AlphaBeta(game, policy, Budget(), rng, max_depth=depth).search(pos)
+            else:
+                search = AlphaBeta(
+                    split.rules,
+                    split.policy,
+                    Budget(),
+                    rng,
+                    max_depth=depth * split.parts,
+                    depth_step=split.parts,
+                )
+                found = split.whole(search.search(split.root))
+            row = {"game": game_id, "seed": seed, "plies": count, "legal_moves": game.count_moves(pos)}
+            row |= {"depth": found.depth, "nodes": found.nodes, "best": game.format_move(pos, found.best)}
+            row |= {"cpu_seconds": round(time.process_time() - cpu, 3)}
+            row |= {"wall_seconds": round(time.perf_counter() - started, 3)}
+            print(json.dumps(row), flush=True)
 
 
 def timing(games: list[str], seconds: float, positions: int) -> None:
@@ -313,6 +348,11 @@ def main() -> None:
     p.add_argument("--games", type=int, default=10)
     p.add_argument("--seconds", type=float, default=0.25, help="our time per move")
     p.add_argument("--seed", type=int, default=0)
+    p = sub.add_parser("depth")
+    p.add_argument("game")
+    p.add_argument("--depth", type=int, default=2)
+    p.add_argument("--plies", type=lambda t: [int(x) for x in t.split(",")], default=[4, 10])
+    p.add_argument("--seeds", type=int, default=3)
     p = sub.add_parser("timing")
     p.add_argument("games", nargs="*")
     p.add_argument("--seconds", type=float, default=5.0)
@@ -340,6 +380,9 @@ def main() -> None:
         return
     if args.what == "odds":
         odds(args.game, args.ratio, args.games, args.seconds, args.seed)
+        return
+    if args.what == "depth":
+        depth_time(args.game, args.depth, args.plies, args.seeds)
         return
     if args.what == "revision":
         seconds = 1.0 if args.seconds is None and args.nodes is None else args.seconds
