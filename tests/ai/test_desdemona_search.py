@@ -126,3 +126,15 @@ def test_the_search_answers_a_whole_turn_and_repeats_itself() -> None:
     for move in first.pv:
         assert move in GAME.legal_moves(line)
         line = GAME.play(line, move)
+
+
+def test_two_whole_turns_fit_a_budget_of_thirty_thousand_positions_mid_game() -> None:
+    # Four random turns in: over 2,000 legal turns.  Searched turn by turn, depth 2 needs some 2,000
+    # replies to each of them; as half-moves with cut-off ordering it needs about 14,000 positions.
+    rng = random.Random(0)
+    pos = GAME.start()
+    for _ in range(4):
+        pos = GAME.play(pos, rng.choice(GAME.legal_moves(pos)))
+    assert len(GAME.legal_moves(pos)) > 2000
+    found = think(GAME, pos, nodes=30_000)
+    assert found.depth >= 2
