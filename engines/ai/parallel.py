@@ -78,6 +78,8 @@ def _collect(futures: list[Future[Any]], deadline: float) -> list[Any]:
             future.cancel()
         except BrokenProcessPool:
             _forget_pool()
+        except Exception:  # a failed worker adds nothing: this process's own search still answers
+            continue
     return reports
 
 
