@@ -65,6 +65,10 @@ class Position:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("positions are immutable")
 
+    def __reduce__(self) -> tuple[type[Position], tuple[bytes, int, int, int]]:
+        """Pickled through the constructor (the default would set the slots, which are read-only)."""
+        return (Position, (self.board, self.to_move, self.passes, self.ply))
+
     def __eq__(self, other: object) -> bool:
         return (
             isinstance(other, Position)

@@ -261,7 +261,7 @@ class KingOfRings(Game[Position, int]):
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
         super().__init__(chosen)
         # Where a ring-less knight may step: with empty_steps also onto an empty square.
-        self._step_lands = LANDS_OR_EMPTY if "empty_steps" in chosen else LANDS
+        self.step_lands = LANDS_OR_EMPTY if "empty_steps" in chosen else LANDS
         self.start_cells = start_cells(blue_parity="blue_parity" in chosen)
 
     # --- the position --------------------------------------------------------------
@@ -292,7 +292,7 @@ class KingOfRings(Game[Position, int]):
         board = pos.board
         stacks = pos.stacks
         jump_lands = LANDS[me]
-        step_lands = self._step_lands[me]
+        step_lands = self.step_lands[me]
         moves: list[int] = []
         append = moves.append
         for cell in pos.knights[me]:
@@ -462,7 +462,7 @@ class KingOfRings(Game[Position, int]):
         if found == EMPTY:
             if rings:
                 return f"{there} is empty: a holder lands only on a loose ring or an enemy knight"
-            if self._step_lands[me][EMPTY]:
+            if self.step_lands[me][EMPTY]:
                 return f"{there} is empty: write {here}-{there}"
             return f"{there} is empty: a knight lands only on a loose ring or an enemy knight"
         if found in KNIGHT:

@@ -35,6 +35,7 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from engines.bits import cells_of
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import Geometry
 from engines.physical import Thing
@@ -42,7 +43,6 @@ from engines.spacetiles_board import SpaceTilesBoard, load_board
 from engines.spacetiles_masks import (
     WINS,
     BoardMasks,
-    cells_of,
     count_independent_sets,
     frontier_of,
     has_independent_set,
@@ -118,13 +118,21 @@ class SpaceTiles(Game[Position, Turn]):
         return pos.to_move
 
     def play(self, pos: Position, move: Turn) -> Position:
-        tile, source, targets = move
+        tile = move[0]
         tiles = pos.tiles | 1 << tile
         frontier = (pos.frontier | self._neighbours[tile]) & ~tiles
         me = pos.to_move
+        pieces0, pieces1, hand0, hand1, verdict = self.pieces_after(pos, move)
+        winner = NO_WINNER if not verdict else me if verdict == WINS else 1 - me
+        return Position(tiles, frontier, pieces0, pieces1, hand0, hand1, pos.supply - 1, 1 - me, winner)
+
+    def pieces_after(self, pos: Position, move: Turn) -> tuple[int, int, int, int, int]:
+        """(pieces0, pieces1, hand0, hand1, verdict for the mover) after ``move``: the part of ``play``
+        the AI's look-ahead needs, without building the position."""
+        _, source, targets = move
         pieces0, pieces1, hand0, hand1 = pos.pieces0, pos.pieces1, pos.hand0, pos.hand1
         placed = 0 if source >= 0 else targets.bit_count()
-        if me == 0:
+        if pos.to_move == 0:
             pieces0 = (pieces0 & ~(1 << source) if source >= 0 else pieces0) | targets
             hand0 -= placed
             own = pieces0
@@ -132,9 +140,7 @@ class SpaceTiles(Game[Position, Turn]):
             pieces1 = (pieces1 & ~(1 << source) if source >= 0 else pieces1) | targets
             hand1 -= placed
             own = pieces1
-        verdict = judge(self._runs, pieces0 | pieces1, own, targets)
-        winner = NO_WINNER if not verdict else me if verdict == WINS else 1 - me
-        return Position(tiles, frontier, pieces0, pieces1, hand0, hand1, pos.supply - 1, 1 - me, winner)
+        return pieces0, pieces1, hand0, hand1, judge(self._runs, pieces0 | pieces1, own, targets)
 
     def outcome(self, pos: Position) -> Outcome | None:
         if pos.winner >= 0:

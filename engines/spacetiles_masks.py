@@ -64,16 +64,6 @@ def frontier_of(tiles: int, neighbours: tuple[int, ...]) -> int:
     return out & ~tiles
 
 
-def cells_of(mask: int) -> list[int]:
-    """The cell indices in ``mask``, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def judge(runs: tuple[tuple[AxisWindows, ...], ...], occupied: int, own: int, changed: int) -> int:
     """The end-of-turn verdict for the player who just moved (RULES.md section 2, "Result").
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from typing import Any
 
 from engines.ai.alphabeta import AlphaBeta
@@ -85,28 +86,27 @@ def think(
     if workers is None:
         workers = (os.cpu_count() or 1) if nodes is None else 1
     parallel = workers > 1 and search_seconds is not None and node_budget is None and root_moves is None
-    if parallel and chosen == "mcts":
-        return parallel_mcts(game, policy, pos, budget, seed, workers)
-    if parallel:
-        return parallel_alphabeta(game, policy, pos, budget, seed, workers)
     if chosen == "mcts":
+        if parallel:
+            return parallel_mcts(game, policy, pos, budget, seed, workers)
         return Mcts(game, policy, budget, rng).search(pos, root_moves)
-    return AlphaBeta(game, policy, budget, rng).search(pos, root_moves)
+    # Levels below 10 search whole turns: their node caps were calibrated in those.
+    split = policy.split_turns(pos) if root_moves is None and settings.nodes is None else None
+    if split is None:
+        if parallel:
+            return parallel_alphabeta(game, policy, pos, budget, seed, workers)
+        return AlphaBeta(game, policy, budget, rng).search(pos, root_moves)
+    if parallel:
+        found = parallel_alphabeta(split.rules, split.policy, split.root, budget, seed, workers, split.parts)
+    else:
+        found = AlphaBeta(split.rules, split.policy, budget, rng, depth_step=split.parts).search(split.root)
+    return split.whole(found)
 
 
 def hint(game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0) -> Analysis:
     """The strongest move in ``pos`` with a short principal variation, for a player asking for help."""
     found = think(game, pos, seconds=seconds, seed=seed)
-    return Analysis(
-        best=found.best,
-        value=found.value,
-        pv=found.pv[:HINT_PV_LENGTH],
-        nodes=found.nodes,
-        seconds=found.seconds,
-        depth=found.depth,
-        algorithm=found.algorithm,
-        proven=found.proven,
-    )
+    return replace(found, pv=found.pv[:HINT_PV_LENGTH])
 
 
 __all__ = ["Analysis", "Policy", "hint", "policy_for", "think"]

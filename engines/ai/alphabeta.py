@@ -14,7 +14,7 @@ from typing import Any
 from engines.ai.analysis import Analysis
 from engines.ai.budget import Budget, OutOfBudget
 from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
-from engines.game import Game
+from engines.ai.rules import Rules
 
 MATE_STEP = 1e-4
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -24,13 +24,16 @@ INFINITY = 2.0
 class AlphaBeta:
     def __init__(
         self,
-        game: Game[Any, Any],
+        game: Rules[Any, Any],
         policy: Policy[Any, Any],
         budget: Budget,
         rng: random.Random,
         max_depth: int = 64,
+        depth_step: int = 1,
     ) -> None:
+        """``depth_step``: how many plies each iteration adds (a turn's parts, see TurnSplit)."""
         self.game = game
+        self.depth_step = depth_step
         self.policy = policy
         self.budget = budget
         self.rng = rng
@@ -53,7 +56,7 @@ class AlphaBeta:
             moves = list(root_moves)
         best, value, completed = moves[0], self.policy.evaluate(pos), 0
         solved = False
-        for depth in range(1, self.max_depth + 1):
+        for depth in range(self.depth_step, self.max_depth + 1, self.depth_step):
             found: list[tuple[Any, float]] = []
             self.horizon = 0
             try:
@@ -148,6 +151,7 @@ class AlphaBeta:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
+                        self.policy.cutoff(pos, move, depth)
                         break
         flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
         self.table[key] = (depth, best, flag, best_move)
@@ -159,6 +163,8 @@ class AlphaBeta:
         policy = self.policy
         me = game.to_move(pos)
         start_alpha = alpha
+        if policy.order_frontier:
+            moves = policy.order(pos, moves)
         best, best_move = -INFINITY, moves[0]
         if hint is not None and hint in moves:
             moves = [hint, *moves]
@@ -178,6 +184,7 @@ class AlphaBeta:
                 if v > alpha:
                     alpha = v
                     if alpha >= beta:
+                        policy.cutoff(pos, move, 1)
                         break
         flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
         self.table[key] = (1, best, flag, best_move)

@@ -12,10 +12,12 @@ class Analysis:
 
     ``value`` is in [-1, 1] from the view of the side to move in the searched
     position (1: a proven or certain win).  ``pv`` starts with ``best``.
-    ``depth`` is the deepest completed iteration for alpha-beta and the number
-    of simulations for MCTS (``algorithm`` says which).  ``nodes`` counts the
-    positions the search produced with ``Game.play``.  ``proven`` says that
-    ``value`` is exact: a forced win or loss, or a tree searched to the end.
+    ``depth`` is the deepest completed iteration for alpha-beta (in turns) and
+    the length of the principal variation in the tree for MCTS (``algorithm``
+    says which); ``simulations`` is the number of MCTS simulations (0 for
+    alpha-beta).  ``nodes`` counts the positions the search produced with
+    ``play``.  ``proven`` says that ``value`` is exact: a forced win or loss,
+    or a tree searched to the end.
     """
 
     best: Any
@@ -26,3 +28,7 @@ class Analysis:
     depth: int = 0
     algorithm: str = ""
     proven: bool = False
+    simulations: int = 0
+
+    def nodes_per_second(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0

@@ -19,7 +19,7 @@ class Budget:
     def __init__(
         self, seconds: float | None = None, nodes: int | None = None, deadline: float | None = None
     ) -> None:
-        """``deadline`` (a ``time.perf_counter`` instant, shared by forked workers) beats ``seconds``."""
+        """``deadline`` (a ``time.perf_counter`` instant, shared by worker processes) beats ``seconds``."""
         self.started = time.perf_counter()
         self.deadline = (
             deadline if deadline is not None else (None if seconds is None else self.started + seconds)

@@ -8,60 +8,29 @@ one-move mobility says how free the queens are; both are smaller terms.
 
 from __future__ import annotations
 
-import math
 import random
+from functools import partial
 
-from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
+from engines.ai.desdemona_bits import bitboard, evaluate_bits
+from engines.ai.desdemona_turns import DesdemonaHalves, DesdemonaHalvesPolicy, from_position, whole_turns
+from engines.ai.policy import Policy, terminal_value
+from engines.ai.rules import TurnSplit
 from engines.desdemona import (
     CAPTURE,
-    EMPTY,
     GEOMETRY,
     PASS,
     QUEEN,
-    RAYS,
+    QUEEN0,
+    QUEEN1,
     SIZE,
-    STONE,
+    STONE0,
+    STONE1,
     Position,
 )
 
 # Chebyshev distance between squares: a capture from ``to`` ending on ``t`` turns DIST - 1 stones.
 DIST = tuple(tuple(GEOMETRY.distance(a, b) for b in range(SIZE)) for a in range(SIZE))
 NEAR = tuple(frozenset(GEOMETRY.neighbours(c)) for c in range(SIZE))
-
-
-def queen_distances(board: bytes, queen: int) -> list[int]:
-    """Queen moves needed from the nearest queen of that kind to each square (99: unreachable)."""
-    dist = [99] * SIZE
-    frontier = [c for c in range(SIZE) if board[c] == queen]
-    for c in frontier:
-        dist[c] = 0
-    step = 0
-    while frontier:
-        step += 1
-        nxt = []
-        for cell in frontier:
-            for ray in RAYS[cell]:
-                for c in ray:
-                    if board[c] != EMPTY:
-                        break
-                    if dist[c] > step:
-                        dist[c] = step
-                        nxt.append(c)
-        frontier = nxt
-    return dist
-
-
-def reach(board: bytes, queen: int) -> int:
-    """Empty squares the queens of that kind reach in one move (counted once per queen and square)."""
-    count = 0
-    for cell in range(SIZE):
-        if board[cell] == queen:
-            for ray in RAYS[cell]:
-                for c in ray:
-                    if board[c] != EMPTY:
-                        break
-                    count += 1
-    return count
 
 
 class DesdemonaPolicy(Policy[Position, int]):
@@ -93,30 +62,23 @@ class DesdemonaPolicy(Policy[Position, int]):
     def result(self, pos: Position) -> float | None:
         return terminal_value(self.game, pos) if pos.passes >= 2 else None
 
+    def weights(self) -> tuple[float, float, float, float]:
+        return (self.stone_weight, self.territory_weight, self.mobility_weight, self.scale)
+
     def evaluate(self, pos: Position) -> float:
         board = pos.board
-        me = pos.to_move
-        stones = board.count(STONE[me]) - board.count(STONE[1 - me])
-        if not self.territory_weight:
-            mobility = reach(board, QUEEN[me]) - reach(board, QUEEN[1 - me])
-            raw = self.stone_weight * stones + self.mobility_weight * mobility
-            return EVAL_LIMIT * math.tanh(raw / self.scale)
-        mine = queen_distances(board, QUEEN[me])
-        theirs = queen_distances(board, QUEEN[1 - me])
-        territory = 0
-        mobility = 0
-        for c in range(SIZE):
-            a, b = mine[c], theirs[c]
-            if a < b:
-                territory += 1
-            elif b < a:
-                territory -= 1
-            if a == 1:
-                mobility += 1
-            if b == 1:
-                mobility -= 1
-        raw = self.stone_weight * stones + self.territory_weight * territory + self.mobility_weight * mobility
-        return EVAL_LIMIT * math.tanh(raw / self.scale)
+        return evaluate_bits(
+            (bitboard(board, QUEEN0), bitboard(board, QUEEN1)),
+            (bitboard(board, STONE0), bitboard(board, STONE1)),
+            pos.to_move,
+            self.weights(),
+        )
+
+    def split_turns(self, pos: Position) -> TurnSplit:
+        rules = DesdemonaHalves()
+        root = from_position(pos)
+        policy = DesdemonaHalvesPolicy(rules, self.weights(), root)
+        return TurnSplit(rules, policy, root, 2, partial(whole_turns, rules, policy))
 
     def order(self, pos: Position, moves: list[int]) -> list[int]:
         if len(moves) < 2:

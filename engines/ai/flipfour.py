@@ -16,6 +16,7 @@ import random
 
 from engines.ai.lookahead import order_by_lookahead, winning_move
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
+from engines.ai.windows import chunked, window_balance
 from engines.flipfour import Position
 from engines.flipfour_board import GEOMETRY
 
@@ -25,6 +26,7 @@ WINDOWS = tuple(
     for line in GEOMETRY.lines(min_length=4)
     for i in range(len(line) - 3)
 )
+CHUNKS = chunked(WINDOWS)
 # Weight of a window of four holding 0..4 of one colour and none of the other.
 FILL_WEIGHT = (0.0, 0.2, 1.0, 3.0, 0.0)
 HAND_WEIGHT = 0.3
@@ -55,15 +57,7 @@ class FlipFourPolicy(Policy[Position, int]):
         return WIN if pos.winner == pos.to_move else -WIN
 
     def evaluate(self, pos: Position) -> float:
-        red, yellow = pos.red, pos.yellow
-        raw = 0.0
-        for window in WINDOWS:
-            r = red & window
-            y = yellow & window
-            if r and not y:
-                raw += FILL_WEIGHT[r.bit_count()]
-            elif y and not r:
-                raw -= FILL_WEIGHT[y.bit_count()]
+        raw = window_balance(CHUNKS, pos.red, pos.yellow, FILL_WEIGHT)
         raw += HAND_WEIGHT * (pos.hand0 - pos.hand1)
         if pos.to_move:
             raw = -raw

@@ -14,7 +14,17 @@ import random
 
 from engines.ai.lookahead import order_by_lookahead
 from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
-from engines.kingofrings import DROP_ORIGIN, PASS, Position
+from engines.kingofrings import (
+    BIGBLUE,
+    BLUE,
+    DROP_ORIGIN,
+    LANDS,
+    PASS,
+    SILVER,
+    TARGETS,
+    KingOfRings,
+    Position,
+)
 
 THREAT_SHARE = 0.5
 MOBILITY_WEIGHT = 0.1
@@ -40,21 +50,38 @@ class KingOfRingsPolicy(Policy[Position, int]):
     )
     playout_depth = 4
 
-    def _gains(self, pos: Position) -> tuple[int, int]:
-        """(number of moves, best points gained by one move) for the side to move of ``pos``."""
+    def __init__(self, game: KingOfRings) -> None:
+        super().__init__(game)
+        assert isinstance(game, KingOfRings)
+        self.step_lands = game.step_lands
+
+    def _gains(self, pos: Position, me: int) -> tuple[int, int]:
+        """(number of moves, best points gained by one move) for player ``me`` to move in ``pos``.
+
+        Counts what ``legal_moves`` would list, from the same tables, without making the list.
+        """
         board = pos.board
         stacks = pos.stacks
-        moves = self.game.legal_moves(pos)
-        best = 0
-        for move in moves:
-            if move == PASS:
-                continue
-            dest = move & 63
-            code = board[dest]
-            gain = sum(stacks[dest]) if code > 5 else code
-            if gain > best:
-                best = gain
-        return len(moves), best
+        jump_lands = LANDS[me]
+        step_lands = self.step_lands[me]
+        count = best = 0
+        for cell in pos.knights[me]:
+            rings = len(stacks[cell])
+            lands = jump_lands if rings else step_lands
+            for dest, _ in TARGETS[cell][rings]:
+                code = board[dest]
+                if lands[code]:
+                    count += 1
+                    gain = sum(stacks[dest]) if code > BIGBLUE else code
+                    if gain > best:
+                        best = gain
+        if pos.hands[me] and pos.loose:
+            big, blue, silver = board.count(BIGBLUE), board.count(BLUE), board.count(SILVER)
+            count += big + blue + silver
+            top = BIGBLUE if big else (BLUE if blue else SILVER)
+            if top > best:
+                best = top
+        return count or 1, best  # no move: the pass
 
     def result(self, pos: Position) -> float | None:
         return terminal_value(self.game, pos) if pos.over else None
@@ -63,8 +90,8 @@ class KingOfRingsPolicy(Policy[Position, int]):
         me = pos.player
         points = pos.points[me] - pos.points[1 - me]
         hand = pos.hands[me] - pos.hands[1 - me] if pos.loose else 0
-        mine, gain = self._gains(pos)
-        theirs, threat = self._gains(pos._replace(player=1 - me))
+        mine, gain = self._gains(pos, me)
+        theirs, threat = self._gains(pos, 1 - me)
         raw = points + gain - THREAT_SHARE * threat + HAND_WEIGHT * hand + MOBILITY_WEIGHT * (mine - theirs)
         return EVAL_LIMIT * math.tanh(raw / SCALE)
 

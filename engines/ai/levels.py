@@ -28,8 +28,9 @@ LOWEST, HIGHEST = 1, 10
 # the levels ordered.
 TIME_STEP = 0.8
 # The deadline a search aims at, as a share of the time given, less a fixed allowance for
-# returning the answer (forked workers, building the PV); a level's time share applies to what is
-# left, so that every level keeps a different time even when the time per move is short.
+# returning the answer (collecting the workers' reports, building the PV); a level's time share
+# applies to what is left, so that every level keeps a different time even when the time per move
+# is short.
 TIME_SHARE = 0.9
 TIME_RESERVE = 0.01
 MIN_SECONDS = 0.001

@@ -21,7 +21,7 @@ from typing import Any
 from engines.ai.analysis import Analysis
 from engines.ai.budget import Budget
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy, terminal_value
-from engines.game import Game
+from engines.ai.rules import Rules
 
 
 class Node:
@@ -44,7 +44,7 @@ class Node:
 
 class Mcts:
     def __init__(
-        self, game: Game[Any, Any], policy: Policy[Any, Any], budget: Budget, rng: random.Random
+        self, game: Rules[Any, Any], policy: Policy[Any, Any], budget: Budget, rng: random.Random
     ) -> None:
         self.game = game
         self.policy = policy
@@ -199,7 +199,7 @@ class Mcts:
         return (done if done is not None else policy.evaluate(pos)), player
 
 
-def summarise(game: Game[Any, Any], root: Node, budget: Budget, simulations: int) -> Analysis:
+def summarise(game: Rules[Any, Any], root: Node, budget: Budget, simulations: int) -> Analysis:
     """The best move (a proven win, else the most visited), its value and the principal variation."""
     best = best_child(root)
     value = best.proven if best.proven is not None else best.mean()
@@ -216,9 +216,10 @@ def summarise(game: Game[Any, Any], root: Node, budget: Budget, simulations: int
         pv=pv,
         nodes=budget.nodes,
         seconds=budget.elapsed(),
-        depth=simulations,
+        depth=len(pv),
         algorithm="mcts",
         proven=best.proven is not None and abs(best.proven) > EVAL_LIMIT,
+        simulations=simulations,
     )
 
 

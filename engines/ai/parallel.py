@@ -7,8 +7,17 @@
   value at the deepest iteration every worker completed (values from different
   depths are not comparable).  Wide games (Desdemona) gain almost linearly.
 
-Workers are forked, so the game and position are inherited rather than
-pickled; only moves and numbers come back.
+The workers are a pool kept for the life of the process and started by a
+fork server: a process of its own, started fresh, that has imported the
+engines and forks each worker from itself.  So no worker is ever forked from
+this process, whose other threads (the board link, the page, the session
+loop) could hold locks a forked child would inherit held.  The game, policy
+and position go to the workers pickled; the deadline is a ``time.perf_counter``
+instant, which on Linux is the system-wide monotonic clock.  As before, a
+parallel search runs only against a deadline, never a node budget alone.
+As with any such start method, a script that searches with several workers
+keeps its top-level code under ``if __name__ == "__main__":`` (a worker
+imports the main module).
 """
 
 from __future__ import annotations
@@ -16,7 +25,9 @@ from __future__ import annotations
 import multiprocessing
 import random
 import time
-from multiprocessing.connection import Connection
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from engines.ai.alphabeta import AlphaBeta
@@ -24,27 +35,66 @@ from engines.ai.analysis import Analysis
 from engines.ai.budget import Budget
 from engines.ai.mcts import Mcts, Node, best_child
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
-from engines.game import Game
+from engines.ai.rules import Rules
 
 # How long after the deadline a worker's answer is still awaited (sending it is quick).
 RESULT_GRACE = 0.01
+START_METHOD = "forkserver"
+# Imported once by the fork server, so that a worker starts with the engines loaded.
+PRELOAD = ["engines.ai", "engines.registry"]
 
 RootStats = list[tuple[Any, int, float, float | None]]
+_pool: ProcessPoolExecutor | None = None
+_pool_size = 0
 
 
-def _worker(
-    game: Game[Any, Any], policy: Policy[Any, Any], pos: Any, deadline: float, seed: int, conn: Connection
-) -> None:
+def worker_pool(size: int) -> ProcessPoolExecutor:
+    """The pool of at least ``size`` workers, started on first use."""
+    global _pool, _pool_size
+    if _pool is None or _pool_size < size:
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+        context = multiprocessing.get_context(START_METHOD)
+        context.set_forkserver_preload(PRELOAD)
+        _pool, _pool_size = ProcessPoolExecutor(size, mp_context=context), size
+    return _pool
+
+
+def _forget_pool() -> None:
+    """Drop a pool whose worker died, so that the next search starts a new one."""
+    global _pool, _pool_size
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+    _pool, _pool_size = None, 0
+
+
+def _collect(futures: list[Future[Any]], deadline: float) -> list[Any]:
+    """The reports of the workers that answered by the deadline (plus grace); late ones are dropped."""
+    reports = []
+    for future in futures:
+        try:
+            reports.append(future.result(max(0.0, deadline - time.perf_counter()) + RESULT_GRACE))
+        except FutureTimeout:
+            future.cancel()
+        except BrokenProcessPool:
+            _forget_pool()
+        except Exception:  # a failed worker adds nothing: this process's own search still answers
+            continue
+    return reports
+
+
+def _mcts_worker(
+    game: Rules[Any, Any], policy: Policy[Any, Any], pos: Any, deadline: float, seed: int
+) -> tuple[RootStats, int, int]:
     budget = Budget(deadline=deadline)
     search = Mcts(game, policy, budget, random.Random(seed))
     root = search.run(pos)
     stats: RootStats = [(c.move, c.visits, c.total, c.proven) for c in root.children]
-    conn.send((stats, budget.nodes, search.simulations))
-    conn.close()
+    return stats, budget.nodes, search.simulations
 
 
 def parallel_mcts(
-    game: Game[Any, Any],
+    game: Rules[Any, Any],
     policy: Policy[Any, Any],
     pos: Any,
     budget: Budget,
@@ -54,43 +104,23 @@ def parallel_mcts(
     """Search with ``workers`` processes (this one included) until ``budget``'s deadline."""
     assert budget.deadline is not None
     deadline = budget.deadline
-    ctx = multiprocessing.get_context("fork")
-    pipes = []
-    procs = []
-    for i in range(1, workers):
-        parent_end, child_end = ctx.Pipe(duplex=False)
-        proc = ctx.Process(
-            target=_worker, args=(game, policy, pos, deadline, seed + i, child_end), daemon=True
-        )
-        proc.start()
-        child_end.close()
-        pipes.append(parent_end)
-        procs.append(proc)
+    pool = worker_pool(workers - 1)
+    futures = [pool.submit(_mcts_worker, game, policy, pos, deadline, seed + i) for i in range(1, workers)]
     own = Mcts(game, policy, Budget(deadline=deadline), random.Random(seed))
     root = own.run(pos)
     merged: dict[Any, list[Any]] = {}
     for c in root.children:
         merged[c.move] = [c.visits, c.total, c.proven, c.mover]
     nodes, simulations = own.budget.nodes, own.simulations
-    for conn, proc in zip(pipes, procs, strict=True):
-        try:
-            if conn.poll(max(0.0, deadline - time.perf_counter()) + RESULT_GRACE):
-                stats, n, s = conn.recv()
-                nodes += n
-                simulations += s
-                for move, visits, total, proven in stats:
-                    entry = merged.setdefault(move, [0, 0.0, None, root.to_move])
-                    entry[0] += visits
-                    entry[1] += total
-                    if proven is not None:
-                        entry[2] = proven
-        except (EOFError, OSError):
-            pass
-        finally:
-            conn.close()
-            proc.join(RESULT_GRACE)
-            if proc.is_alive():
-                proc.kill()
+    for stats, n, s in _collect(futures, deadline):
+        nodes += n
+        simulations += s
+        for move, visits, total, proven in stats:
+            entry = merged.setdefault(move, [0, 0.0, None, root.to_move])
+            entry[0] += visits
+            entry[1] += total
+            if proven is not None:
+                entry[2] = proven
     return _combine(root, merged, budget, nodes, simulations)
 
 
@@ -119,9 +149,10 @@ def _combine(
         pv=pv,
         nodes=nodes,
         seconds=budget.elapsed(),
-        depth=simulations,
+        depth=len(pv),
         algorithm="mcts",
         proven=proven is not None and abs(proven) > EVAL_LIMIT,
+        simulations=simulations,
     )
 
 
@@ -129,28 +160,27 @@ AbReport = tuple[list[tuple[int, Any, float]], Any, float, list[Any], int]
 
 
 def _ab_worker(
-    game: Game[Any, Any],
+    game: Rules[Any, Any],
     policy: Policy[Any, Any],
     pos: Any,
     moves: list[Any],
     deadline: float,
     seed: int,
-    conn: Connection,
-) -> None:
-    search = AlphaBeta(game, policy, Budget(deadline=deadline), random.Random(seed))
+    depth_step: int,
+) -> AbReport:
+    search = AlphaBeta(game, policy, Budget(deadline=deadline), random.Random(seed), depth_step=depth_step)
     found = search.search(pos, moves)
-    report: AbReport = (search.iterations, found.best, found.value, found.pv, found.nodes)
-    conn.send(report)
-    conn.close()
+    return (search.iterations, found.best, found.value, found.pv, found.nodes)
 
 
 def parallel_alphabeta(
-    game: Game[Any, Any],
+    game: Rules[Any, Any],
     policy: Policy[Any, Any],
     pos: Any,
     budget: Budget,
     seed: int,
     workers: int,
+    depth_step: int = 1,
 ) -> Analysis:
     """Alpha-beta over the root moves split between ``workers`` processes (this one included)."""
     assert budget.deadline is not None
@@ -160,30 +190,17 @@ def parallel_alphabeta(
     rng.shuffle(moves)
     moves = policy.order(pos, moves)
     workers = min(workers, len(moves))
-    ctx = multiprocessing.get_context("fork")
-    pipes, procs = [], []
-    for i in range(1, workers):
-        parent_end, child_end = ctx.Pipe(duplex=False)
-        args = (game, policy, pos, moves[i::workers], deadline, seed + i, child_end)
-        proc = ctx.Process(target=_ab_worker, args=args, daemon=True)
-        proc.start()
-        child_end.close()
-        pipes.append(parent_end)
-        procs.append(proc)
-    own = AlphaBeta(game, policy, Budget(deadline=deadline), rng)
+    futures = []
+    if workers > 1:
+        pool = worker_pool(workers - 1)
+        futures = [
+            pool.submit(_ab_worker, game, policy, pos, moves[i::workers], deadline, seed + i, depth_step)
+            for i in range(1, workers)
+        ]
+    own = AlphaBeta(game, policy, Budget(deadline=deadline), rng, depth_step=depth_step)
     found = own.search(pos, moves[::workers])
     reports: list[AbReport] = [(own.iterations, found.best, found.value, found.pv, found.nodes)]
-    for conn, proc in zip(pipes, procs, strict=True):
-        try:
-            if conn.poll(max(0.0, deadline - time.perf_counter()) + RESULT_GRACE):
-                reports.append(conn.recv())
-        except (EOFError, OSError):
-            pass
-        finally:
-            conn.close()
-            proc.join(RESULT_GRACE)
-            if proc.is_alive():
-                proc.kill()
+    reports.extend(_collect(futures, deadline))
     common = min(r[0][-1][0] if r[0] else 0 for r in reports)
     candidates = []
     for iterations, best, value, pv, _ in reports:

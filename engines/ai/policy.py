@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import random
 from importlib import import_module
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from engines.ai.levels import Handicap
+from engines.ai.rules import Rules
 from engines.game import Game
+
+if TYPE_CHECKING:
+    from engines.ai.rules import TurnSplit
 
 P = TypeVar("P")
 M = TypeVar("M")
@@ -50,8 +54,11 @@ class Policy(Generic[P, M]):
     widening_base = 2.0
     widening_exponent = 0.5
     exploration = 0.7
+    # Whether alpha-beta orders the moves of a node above the leaves too (worth it where a leaf's
+    # evaluation costs much more than ordering, and cut-offs there save evaluations).
+    order_frontier = False
 
-    def __init__(self, game: Game[P, M]) -> None:
+    def __init__(self, game: Rules[P, M]) -> None:
         self.game = game
 
     def result(self, pos: P) -> float | None:
@@ -74,8 +81,15 @@ class Policy(Generic[P, M]):
         """The move a playout makes from ``pos``."""
         return rng.choice(moves)
 
+    def cutoff(self, pos: P, move: M, depth: int) -> None:
+        """Alpha-beta found that ``move`` refutes ``pos`` searched ``depth`` deep (for history ordering)."""
 
-def terminal_value(game: Game[Any, Any], pos: Any) -> float | None:
+    def split_turns(self, pos: P) -> TurnSplit | None:
+        """``pos`` in a model whose moves are parts of turns, for alpha-beta (None: search whole turns)."""
+        return None
+
+
+def terminal_value(game: Rules[Any, Any], pos: Any) -> float | None:
     """+-WIN or 0 for a finished game, from its side to move's view; None while it goes on."""
     outcome = game.outcome(pos)
     if outcome is None:

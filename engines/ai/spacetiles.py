@@ -14,10 +14,11 @@ from __future__ import annotations
 import math
 import random
 
-from engines.ai.lookahead import order_by_lookahead, winning_move
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
+from engines.ai.windows import chunked, window_balance
 from engines.game import Game
 from engines.spacetiles import Position, SpaceTiles, Turn
+from engines.spacetiles_masks import GOES_ON, WINS
 
 FILL_WEIGHT = (0.0, 0.1, 0.6, 2.5, 0.0)
 HAND_WEIGHT = 0.05
@@ -47,8 +48,10 @@ class SpaceTilesPolicy(Policy[Position, Turn]):
     def __init__(self, game: Game[Position, Turn]) -> None:
         super().__init__(game)
         assert isinstance(game, SpaceTiles)
+        self.rules = game
         runs = game.masks.runs
         self.windows = tuple(sorted({w for cell in runs for _, _, _, fours in cell for w in fours}))
+        self.chunks = chunked(self.windows)
 
     def result(self, pos: Position) -> float | None:
         if pos.winner < 0:
@@ -56,23 +59,36 @@ class SpaceTilesPolicy(Policy[Position, Turn]):
         return WIN if pos.winner == pos.to_move else -WIN
 
     def evaluate(self, pos: Position) -> float:
-        p0, p1 = pos.pieces0, pos.pieces1
-        raw = 0.0
-        for window in self.windows:
-            a = p0 & window
-            b = p1 & window
-            if a and not b:
-                raw += FILL_WEIGHT[a.bit_count()]
-            elif b and not a:
-                raw -= FILL_WEIGHT[b.bit_count()]
-        raw += HAND_WEIGHT * (pos.hand0 - pos.hand1)
-        if pos.to_move:
+        return self._value(pos.pieces0, pos.pieces1, pos.hand0, pos.hand1, pos.to_move)
+
+    def _value(self, p0: int, p1: int, hand0: int, hand1: int, to_move: int) -> float:
+        raw = window_balance(self.chunks, p0, p1, FILL_WEIGHT)
+        raw += HAND_WEIGHT * (hand0 - hand1)
+        if to_move:
             raw = -raw
         return EVAL_LIMIT * math.tanh(raw / SCALE)
 
     def order(self, pos: Position, moves: list[Turn]) -> list[Turn]:
-        return order_by_lookahead(self, pos, moves)
+        """By the one-turn look-ahead of engines/ai/lookahead.py, with the same scores, computed from
+        ``pieces_after`` instead of whole positions (a turn wins, loses, or leaves ``evaluate``'s value)."""
+        if len(moves) < 2:
+            return moves
+        after = self.rules.pieces_after
+        value = self._value
+        other = 1 - pos.to_move
+        scores = []
+        for move in moves:
+            p0, p1, hand0, hand1, verdict = after(pos, move)
+            if verdict == GOES_ON:
+                scores.append(-value(p0, p1, hand0, hand1, other))
+            else:
+                scores.append(2 * WIN if verdict == WINS else -2 * WIN)
+        ranked = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
+        return [moves[i] for i in ranked]
 
     def playout_move(self, pos: Position, moves: list[Turn], rng: random.Random) -> Turn:
-        win = winning_move(self, pos, moves)
-        return win if win is not None else rng.choice(moves)
+        after = self.rules.pieces_after
+        for move in moves:
+            if after(pos, move)[4] == WINS:
+                return move
+        return rng.choice(moves)

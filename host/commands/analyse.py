@@ -35,6 +35,8 @@ def analysis_json(game: Game[Any, Any], pos: Any, found: Analysis) -> dict[str, 
         "depth": found.depth,
         "nodes": found.nodes,
         "seconds": round(found.seconds, 3),
+        "nodes_per_second": round(found.nodes_per_second()),
+        "simulations": found.simulations if found.algorithm == "mcts" else None,
     }
 
 

@@ -30,9 +30,27 @@ def test_analyse_is_reproducible_with_a_node_budget(capsys: pytest.CaptureFixtur
     first = json.loads(capsys.readouterr().out)
     main(["analyse", "flipfour", "--nodes", "300", "--seed", "2"])
     second = json.loads(capsys.readouterr().out)
-    first.pop("seconds")
-    second.pop("seconds")
+    for timed in ("seconds", "nodes_per_second"):
+        first.pop(timed)
+        second.pop(timed)
     assert first == second
+
+
+def test_analyse_counts_nodes_per_second_and_mcts_simulations(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["analyse", "spacetiles", "--nodes", "300"])
+    mcts = json.loads(capsys.readouterr().out)
+    main(["analyse", "kingofrings", "--nodes", "300"])
+    alphabeta = json.loads(capsys.readouterr().out)
+    assert mcts["algorithm"] == "mcts"
+    # Every simulation produces at least one position (its leaf), so there are no more than nodes.
+    assert 0 < mcts["simulations"] <= mcts["nodes"]
+    assert mcts["depth"] == len(mcts["pv"])
+    assert alphabeta["simulations"] is None
+    for found in (mcts, alphabeta):
+        # "seconds" is rounded to a millisecond, "nodes_per_second" to a whole number.
+        rate = found["nodes_per_second"]
+        assert rate > 0
+        assert abs(rate * found["seconds"] - found["nodes"]) <= rate * 0.0005 + found["seconds"] + 1
 
 
 @pytest.mark.parametrize(

@@ -260,3 +260,13 @@ def test_random_playouts_keep_the_invariants(seed: int) -> None:
     texts = [GAME.format_move(p, m) for p, m in zip(positions, moves, strict=False)]
     replayed = GAME.play_texts(texts)
     assert replayed == positions[-1] and GAME.key(replayed) == GAME.key(positions[-1])
+
+
+def test_a_position_survives_pickling_for_the_search_workers() -> None:
+    import pickle
+
+    positions, _ = random_position(7, 30)
+    pos = positions[-1]
+    back = pickle.loads(pickle.dumps(pos))
+    assert (back.board, back.to_move, back.passes, back.ply) == (pos.board, pos.to_move, pos.passes, pos.ply)
+    assert GAME.legal_moves(back) == GAME.legal_moves(pos)

@@ -1,0 +1,38 @@
+"""The King of Rings evaluation's move counting against the game's own move list."""
+
+from __future__ import annotations
+
+import random
+
+from engines.ai.kingofrings import KingOfRingsPolicy
+from engines.kingofrings import KNIGHT, PASS, KingOfRings, Position
+
+
+def listed_gains(game: KingOfRings, pos: Position, me: int) -> tuple[int, int]:
+    """(number of legal moves, best points one of them takes) for ``me`` to move, from ``legal_moves``."""
+    mine = pos._replace(player=me)
+    moves = game.legal_moves(mine)
+    best = 0
+    for move in moves:
+        if move == PASS:
+            continue
+        dest = move & 63
+        code = pos.board[dest]
+        best = max(best, sum(pos.stacks[dest]) if code in KNIGHT else code)
+    return len(moves), best
+
+
+def test_counted_gains_equal_the_listed_moves() -> None:
+    for options in (frozenset(), frozenset({"empty_steps"})):
+        game = KingOfRings(options)
+        policy = KingOfRingsPolicy(game)
+        checked = 0
+        for seed in range(8):
+            rng = random.Random(seed)
+            pos = game.start()
+            while not pos.over:
+                for me in (0, 1):
+                    assert policy._gains(pos, me) == listed_gains(game, pos, me)
+                checked += 1
+                pos = game.play(pos, rng.choice(game.legal_moves(pos)))
+        assert checked > 200
