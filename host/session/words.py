@@ -92,7 +92,8 @@ def _the(what: str) -> str:
     return what if "'s " in what else f"the {what}"
 
 
-def _a(what: str) -> str:
+def indefinite(what: str) -> str:
+    """'a tile', 'an Orange piece', but "Light's knight"."""
     if "'s " in what:
         return what
     return f"an {what}" if what[0].lower() in "aeiou" else f"a {what}"

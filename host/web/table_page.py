@@ -13,12 +13,14 @@ from __future__ import annotations
 import json
 import logging
 import queue
+from collections.abc import Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
 from engines.ai.levels import HIGHEST, LOWEST
 from engines.game import MoveError
 from engines.physical import Thing
+from host.hardware.sensing import SensorModel
 from host.session.diff import hand_actions
 from host.session.hands import Hands
 from host.session.intent import AiMove, Button
@@ -42,6 +44,7 @@ class TablePage:
             Gestures(self.hands, set(table.game.geometry.names)) if self.hands is not None else None
         )
         self.message = ""
+        self._model = SensorModel(table.board)
         self._layout = json.dumps(layout(table.game, table.board, simulated=table.rig is not None))
         self._last = ""
         self._goal: tuple[tuple[Any, ...], Any] | None = None
@@ -81,9 +84,25 @@ class TablePage:
             held: list[Thing] = list(self.hands.held)
             wanted = self.table.game.cells(target) if target is not None else None
             can_set_up = wanted is not None and (bool(held) or dict(stacks) != dict(wanted))
-            return picture(view, stacks, self.table.board, held, (), self.message, target, can_set_up)
+            unseen = self._unseen(view, stacks)
+            return picture(view, stacks, self.table.board, held, (), self.message, target, can_set_up, unseen)
         stacks = dict(self.table.game.cells(view.position))
         return picture(view, stacks, self.table.board, (), sorted(view.differing), self.message, target)
+
+    def _unseen(
+        self, view: SessionView, stacks: Mapping[str, tuple[Thing, ...]]
+    ) -> dict[str, tuple[Thing, ...]]:
+        """Cells where the simulated board differs from the committed position in a way the sensors cannot
+        see (a ring left behind on a reed board): what the game believes stands there."""
+        believed = self.table.game.cells(view.position)
+        reading_of = self._model.reading_of
+        return {
+            cell: tuple(believed[cell])
+            for cell, stack in stacks.items()
+            if tuple(stack) != tuple(believed[cell])
+            and cell not in view.differing
+            and reading_of(tuple(stack)) == reading_of(tuple(believed[cell]))
+        }
 
     def _handle(self, message: dict[str, Any]) -> None:
         kind = message["type"]

@@ -20,6 +20,7 @@ from engines.kingofrings import RING_KIND
 from engines.physical import Thing
 from host.hardware.objects import NEUTRAL, REVERSIBLE
 from host.hardware.spec import BoardSpec
+from host.session import words
 from host.session.intent import AiMove, Choose, Confirm, GameOver, Kind, Lifted, TurnUnderWay
 from host.session.lights import BLINK_WORDS, DIM, LEGEND, Light, Meaning
 from host.session.outcome import explain, score_words
@@ -283,6 +284,14 @@ def ai_json(view: SessionView) -> dict[str, Any]:
     return {"side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes}
 
 
+def unseen_words(view: SessionView, believed: Sequence[Thing]) -> str:
+    """What the game believes stands on a cell whose difference the sensors cannot see."""
+    if not believed:
+        return "the game believes this cell is empty (the sensors cannot see what is on it)"
+    names = " under ".join(words.indefinite(words.thing_name(view.game, t)) for t in believed)
+    return f"the game believes this cell holds {names} (the sensors cannot see the difference)"
+
+
 def picture(
     view: SessionView,
     stacks: Stacks,
@@ -292,6 +301,7 @@ def picture(
     message: str = "",
     target: Any | None = None,
     can_set_up: bool = False,
+    unseen: Mapping[str, Sequence[Thing]] | None = None,
 ) -> dict[str, Any]:
     """Everything the page shows now.
 
@@ -299,7 +309,9 @@ def picture(
     or on a real board the committed position, with ``changed`` naming the
     cells whose sensors disagree with it (a piece lifted or put down).
     ``target`` is ``goal(view)``; ``can_set_up`` whether the simulated hands
-    can carry out what the lights ask.
+    can carry out what the lights ask.  ``unseen`` (simulated board only):
+    cells where the board holds something else than the game believes but the
+    sensors cannot tell, with what the game believes stands there.
     """
     game, pos = view.game, view.position
     score = game.score(pos)
@@ -309,6 +321,7 @@ def picture(
         "type": "picture",
         "cells": {name: [str(t) for t in stack] for name, stack in stacks.items() if stack},
         "changed": sorted(changed),
+        "unseen": {cell: unseen_words(view, things) for cell, things in sorted((unseen or {}).items())},
         "held": [str(t) for t in held],
         "tray": tray(view, board, stacks, held),
         "leds": {cell: light_json(light) for cell, light in sorted(intent.scene.items())},

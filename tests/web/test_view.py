@@ -13,6 +13,7 @@ from engines.physical import Thing
 from host.hardware.loading import load_board
 from host.session.intent import AiMove, Confirm, Intent, Lifted, Mistake, Restore, YourTurn
 from host.session.lights import Blink, Light, Meaning
+from host.session.session import Settings
 from host.session.session_view import SessionView
 from host.web.view import goal, layout, picture
 
@@ -98,3 +99,22 @@ def test_the_layout_carries_the_legend_of_every_light_and_the_notation() -> None
     assert {entry["meaning"] for entry in shown["legend"]} == {m.value for m in Meaning}
     assert {entry["blink"] for entry in shown["blinks"]} == {b.value for b in Blink}
     assert "b2,d4" in shown["notation"]
+
+
+def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
+    """King of Rings on reed: rings carry no magnet, so the ring taken off c4 changes no reading - the page
+    says the game still believes c4's blue ring (RULES.md: a4 b4 c4 e4 f4 g4 hold blue rings) stands there."""
+    from host.session.setup import open_simulated
+    from host.web.table_page import TablePage
+
+    with open_simulated("kingofrings", board_id="kingofrings-reed", settings=Settings(ai_side=None)) as table:
+        assert table.rig is not None
+        with table.rig.lock:
+            table.rig.virtual.lift("c4")
+        page = TablePage(table, server=None)  # type: ignore[arg-type] - only the picture is asked for
+        try:
+            shown = page._picture(table.session.view())
+        finally:
+            page.close()
+    assert set(shown["unseen"]) == {"c4"}
+    assert "holds a blue ring" in shown["unseen"]["c4"]

@@ -294,9 +294,15 @@ function drawCell(g) {
   g.classList.toggle("last-move", picture.last_move.includes(name));
   g.classList.toggle("decided", Boolean(picture.over && picture.over.cells.includes(name)));
   g.classList.toggle("changed", picture.changed.includes(name));
+  const unseen = picture.unseen[name];
+  g.classList.toggle("unseen", Boolean(unseen));
+  if (unseen) g.dataset.unseen = unseen; else delete g.dataset.unseen;
   const said = stack.length ? stack.map(describeThing).join(" under ") : "empty";
   const meaning = light && layout.legend.find((entry) => entry.meaning === light.meaning);
-  g.setAttribute("aria-label", `${name}: ${said}${meaning ? `; light: ${meaning.words}` : ""}`);
+  g.setAttribute(
+    "aria-label",
+    `${name}: ${said}${meaning ? `; light: ${meaning.words}` : ""}${unseen ? `; ${unseen}` : ""}`,
+  );
   const points = g.querySelector(".points");
   points.textContent = "";
   const holder = picture.stacks[name];
@@ -359,7 +365,11 @@ function drawStatus() {
   const over = document.getElementById("over");
   over.hidden = !picture.over || picture.status.includes(picture.over.reason);
   over.textContent = picture.over ? picture.over.reason : "";
-  document.getElementById("message").textContent = picture.message;
+  const unseenCells = Object.keys(picture.unseen);
+  const unseenText = unseenCells.length
+    ? ` Not seen by the sensors (dotted blue): ${unseenCells.map((c) => `${c}: ${picture.unseen[c]}`).join("; ")}.`
+    : "";
+  document.getElementById("message").textContent = picture.message + unseenText;
   const live = connected();
   for (const button of document.querySelectorAll("[data-button]")) {
     button.disabled = !live || !picture.intent.buttons.includes(button.dataset.button);
