@@ -31,13 +31,6 @@ def humans(board: str = "desdemona-hall", journal: Path | None = None) -> Abstra
     return open_simulated("desdemona", board_id=board, settings=Settings(ai_side=None), journal_path=journal)
 
 
-def test_a_queen_slid_across_a_legal_square_is_one_move() -> None:
-    with humans() as table:
-        person = Person(table)
-        do(person, "step 100\nslide a4 a5 a6")  # rests 50 ms on a5, itself a legal first move
-        assert table.session.moves == ["a4-a6"]
-
-
 def test_a_piece_knocked_over_and_put_back_changes_nothing() -> None:
     with humans("desdemona-reed") as table:
         person = Person(table)

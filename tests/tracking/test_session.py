@@ -156,6 +156,19 @@ def test_after_a_mistake_a_half_way_board_is_not_taken_before_it_settles(desdemo
     assert session.moves == []
 
 
+@pytest.mark.parametrize("rest_ms", [50, 150, 240])
+def test_a_queen_slid_across_a_legal_square_is_one_move(rest_ms: int) -> None:
+    """a4 slid over a5 (itself a legal first move) to a6, resting on a5 up to just under the settle."""
+    session, board, _ = session_on("desdemona-hall")
+    board.step = rest_ms
+    board.lift("a4")
+    board.place("a5")
+    board.lift("a5")
+    board.place("a6")
+    board.wait(300)
+    assert session.moves == ["a4-a6"]
+
+
 def test_new_game_then_confirm_commits_nothing_in_every_game() -> None:
     """The reproduction of the issue: a move waiting for Confirm, New game, then Confirm."""
     for board_id in board_ids():
