@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from engines.desdemona import Desdemona, Position
 from engines.game import MoveError, Outcome
 from engines.physical import Thing
+from tests.budget import examples
 
 GAME = Desdemona()
 
@@ -246,7 +247,7 @@ def random_position(seed: int, max_plies: int) -> tuple[list[Position], list[int
     return positions, moves
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 10_000))
 def test_random_playouts_keep_the_invariants(seed: int) -> None:
     positions, moves = random_position(seed, 200)

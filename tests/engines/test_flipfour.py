@@ -34,6 +34,7 @@ from engines.flipfour_board import (
 )
 from engines.game import MoveError, Outcome
 from engines.physical import Thing
+from tests.budget import examples
 
 GAME = FlipFour()
 
@@ -602,7 +603,7 @@ def random_game(seed: int, max_plies: int) -> tuple[list[Position], list[int]]:
     return positions, moves
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 100_000))
 def test_random_playouts_keep_the_invariants(seed: int) -> None:
     positions, moves = random_game(seed, 150)

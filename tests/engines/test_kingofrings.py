@@ -18,6 +18,7 @@ from engines.game import MoveError, Outcome
 from engines.geometry import SQUARE_DIRECTIONS
 from engines.kingofrings import KingOfRings, Position, diagram, from_diagram
 from engines.physical import Thing
+from tests.budget import examples
 
 GAME = KingOfRings()
 EMPTY_STEPS = KingOfRings(frozenset({"empty_steps"}))
@@ -574,7 +575,7 @@ def random_game(game: KingOfRings, seed: int, limit: int) -> list[Position]:
     return positions
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(st.integers(0, 2**32))
 def test_random_games_keep_every_invariant(seed: int) -> None:
     positions = random_game(GAME, seed, limit=200)
@@ -586,7 +587,7 @@ def test_random_games_keep_every_invariant(seed: int) -> None:
     assert final is not None and final.score == GAME.score(positions[-1])
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=examples(10), deadline=None)
 @given(st.integers(0, 2**32), st.sampled_from(["empty_steps", "blue_parity"]))
 def test_random_games_with_an_option_keep_every_invariant(seed: int, option: str) -> None:
     game = KingOfRings(frozenset({option}))

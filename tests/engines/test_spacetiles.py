@@ -22,6 +22,7 @@ from engines.game import MoveError, Outcome
 from engines.physical import Thing
 from engines.spacetiles import Decisions, Position, SpaceTiles, Turn
 from engines.spacetiles_board import BoardError, board_from_data, load_board
+from tests.budget import examples
 from tests.conftest import run_cli
 
 GAME = SpaceTiles()
@@ -446,7 +447,7 @@ def reachable_turns(pos: Position) -> list[Turn]:
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(positions)
 def test_step_by_step_turns_are_exactly_the_legal_moves(pos: Position) -> None:
     moves = GAME.legal_moves(pos)
@@ -459,13 +460,13 @@ def test_step_by_step_turns_are_exactly_the_legal_moves(pos: Position) -> None:
     assert GAME.tile_choices(pos) == sorted({m[0] for m in moves})
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(positions)
 def test_legal_moves_are_empty_exactly_when_the_game_is_over(pos: Position) -> None:
     assert (GAME.outcome(pos) is None) == bool(GAME.legal_moves(pos))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(positions, st.integers(0, 2**32))
 def test_text_round_trip_and_illegal_reasons_agree_with_legal_moves(pos: Position, seed: int) -> None:
     rng = random.Random(seed)
@@ -485,7 +486,7 @@ def test_text_round_trip_and_illegal_reasons_agree_with_legal_moves(pos: Positio
         assert (GAME.illegal_reason(pos, candidate) is None) == (candidate in legal_set), candidate
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(positions)
 def test_positions_rebuilt_from_their_drawing_and_cells_are_equal(pos: Position) -> None:
     cells = GAME.cells(pos)
@@ -555,7 +556,7 @@ def slow_verdict(pos: Position, mover: int) -> int | None:
     return None
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(positions)
 def test_the_bit_masks_agree_with_a_slow_reading_of_the_rules(pos: Position) -> None:
     if pos.winner >= 0:

@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from host.hardware.loading import BoardFileError, board_path, parse_board
+from tests.budget import examples
 
 SOURCE = board_path("spacetiles-hall")
 DOCUMENT = tomllib.loads(SOURCE.read_text(encoding="utf-8"))
@@ -47,7 +48,7 @@ def damaged(path: tuple[str, ...], junk: Any) -> dict[str, Any]:
     return copy
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PATHS), JUNK)
 def test_damaged_board_file_is_rejected_or_loads(path: tuple[str, ...], junk: Any) -> None:
     try:

@@ -23,6 +23,7 @@ from host.link.messages import (
     unpack_cells,
 )
 from host.link.snapshot import Snapshot
+from tests.budget import examples
 
 
 @given(st.binary(max_size=700))
@@ -49,7 +50,7 @@ def test_the_first_frame_after_noise_arrives(noise: bytes, seq: int) -> None:
     assert decode_frame(chunks[-1] or b"") == frame
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.lists(st.binary(max_size=80), max_size=12))
 def test_garbage_never_escapes_the_codec_errors(chunks: list[bytes]) -> None:
     splitter = FrameSplitter()
@@ -61,7 +62,7 @@ def test_garbage_never_escapes_the_codec_errors(chunks: list[bytes]) -> None:
                 parse_device_message(decode_frame(piece))
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(st.integers(1, 6), st.integers(0, 0xFFFF), st.binary(max_size=100))
 def test_intact_frames_with_bad_bodies_are_message_errors(msg_type: int, seq: int, body: bytes) -> None:
     try:
