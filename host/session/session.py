@@ -12,7 +12,6 @@ from the serial link and a clock.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Protocol
@@ -21,6 +20,7 @@ from engines.game import Game
 from engines.physical import Thing
 from host.hardware.objects import reversible_kinds
 from host.session import core
+from host.session.ai_worker import AiWorker, Opponent
 from host.session.core import Settings
 from host.session.describe import describe
 from host.session.intent import Button, Intent, Notice
@@ -30,14 +30,6 @@ from host.store.health import NotSaving, StoreHealth
 from host.tracking.candidates import Expectations
 
 __all__ = ["Event", "EventKind", "GameLog", "Opponent", "Session", "Settings"]
-
-
-class Opponent(Protocol):
-    """Chooses moves for the AI's side (and hints for the player's)."""
-
-    def choose(self, game: Game[Any, Any], pos: Any) -> Any: ...
-
-    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]: ...
 
 
 class GameLog(Protocol):
@@ -104,9 +96,7 @@ class Session:
         self.scene: Mapping[str, Light] = {}
         self._said: tuple[str, str] | None = None
         self._notices: dict[Notice, str] = {}
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
-        self._thinking: tuple[int, Future[Any]] | None = None
-        self._hinting: tuple[int, Future[list[Any]]] | None = None
+        self._ai = AiWorker(game, opponent, self.settings.think_in_background)
         self.now_ms = 0
         log = core.Log(tuple(history) if history else (game.start(),), tuple(moves))
         state, effects = core.start(self._ctx, log)
@@ -145,15 +135,12 @@ class Session:
         self._emit(EventKind.NOTICE, notice=notice.value, words=words)
 
     def wait_for_ai(self, timeout: float | None = None) -> None:
-        """Block until the AI's answers asked for so far are in (the terminal waits for the AI this way;
-        the answers reach the core with the next event)."""
-        for pending in (self._thinking, self._hinting):
-            if pending is not None:
-                pending[1].result(timeout)
+        """Block until the AI's answers asked for so far are in (they reach the core with the next event)."""
+        self._ai.wait(timeout)
 
     def close(self) -> None:
         """Stop thinking (the AI's move, if any, is dropped: the game log has every commit)."""
-        self._worker.shutdown(wait=False, cancel_futures=True)
+        self._ai.close()
 
     # --- what the session shows ---------------------------------------------------------------
     @property
@@ -236,16 +223,8 @@ class Session:
 
     def _collect(self, t_ms: int) -> None:
         """Hand the AI's finished answers to the core (an answer for an older position is dropped there)."""
-        if self._thinking is not None and self._thinking[1].done():
-            (version, future), self._thinking = self._thinking, None
-            self._state, effects = core.step(
-                self._ctx, self._state, core.AiMoved(t_ms, version, future.result())
-            )
-            self._carry_out(effects)
-        if self._hinting is not None and self._hinting[1].done():
-            (version, hinted), self._hinting = self._hinting, None
-            found = core.HintFound(t_ms, version, tuple(hinted.result()))
-            self._state, effects = core.step(self._ctx, self._state, found)
+        for answer in self._ai.answers(t_ms):
+            self._state, effects = core.step(self._ctx, self._state, answer)
             self._carry_out(effects)
 
     def _carry_out(self, effects: list[core.Effect]) -> None:
@@ -262,10 +241,11 @@ class Session:
                 if self.journal is not None:
                     self.journal.new_game()
                 self._emit(EventKind.NEWGAME)
-            elif isinstance(effect, core.AskAi):
-                self._ask(effect)
-            elif isinstance(effect, core.AskHint):
-                self._ask_hint(effect)
+            elif isinstance(effect, core.AskAi | core.AskHint):
+                answer = self._ai.ask(effect, self.now_ms)
+                if answer is not None:
+                    self._state, more = core.step(self._ctx, self._state, answer)
+                    self._carry_out(more)
         if any(isinstance(e, (core.Played, core.TookBack, core.NewGame)) for e in effects):
             if self.journal is not None:
                 health = self.journal.health
@@ -274,26 +254,6 @@ class Session:
             if outcome is not None and any(isinstance(e, core.Played) for e in effects):
                 score = list(outcome.score) if outcome.score else None
                 self._emit(EventKind.OVER, winner=outcome.winner, score=score)
-
-    def _ask(self, ask: core.AskAi) -> None:
-        assert self.opponent is not None
-        if self.settings.think_in_background:
-            self._thinking = (ask.version, self._worker.submit(self.opponent.choose, self.game, ask.position))
-            return
-        move = self.opponent.choose(self.game, ask.position)
-        self._state, effects = core.step(self._ctx, self._state, core.AiMoved(self.now_ms, ask.version, move))
-        self._carry_out(effects)
-
-    def _ask_hint(self, ask: core.AskHint) -> None:
-        assert self.opponent is not None
-        if self.settings.think_in_background:
-            self._hinting = (ask.version, self._worker.submit(self.opponent.hint, self.game, ask.position))
-            return
-        line = tuple(self.opponent.hint(self.game, ask.position))
-        self._state, effects = core.step(
-            self._ctx, self._state, core.HintFound(self.now_ms, ask.version, line)
-        )
-        self._carry_out(effects)
 
     def _publish(self) -> None:
         intent = self._state.intent

@@ -20,9 +20,10 @@ from host.hardware.loading import load_board
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import DeviceLink, Expectation
+from host.session.ai_worker import Opponent
 from host.session.board_play import BoardPlay
 from host.session.live import LiveLoop
-from host.session.session import Opponent, Session, Settings
+from host.session.session import Session, Settings
 from host.sim.rig import Rig
 from host.store.recorder import GameRecorder
 

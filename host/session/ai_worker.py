@@ -1,0 +1,72 @@
+"""The AI at work for a session: its move and its hints, on a thread of its own, as the core's events.
+
+The AI thinks for seconds while the LEDs, the tracker and the page must stay
+live, so the question goes to a worker thread and the answer comes back as an
+event for the core (``AiMoved``, ``HintFound``) carrying the version of the
+position it was asked about: an answer about an older position is dropped by
+the core, never applied.  Without a background thread (tests of the logic
+alone) the answer comes at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any, Protocol
+
+from engines.game import Game
+from host.session import core
+
+
+class Opponent(Protocol):
+    """Chooses moves for the AI's side (and hints for the player's)."""
+
+    def choose(self, game: Game[Any, Any], pos: Any) -> Any: ...
+
+    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]: ...
+
+
+class AiWorker:
+    def __init__(self, game: Game[Any, Any], opponent: Opponent | None, background: bool) -> None:
+        self.game = game
+        self.opponent = opponent
+        self.background = background
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
+        self._asked: list[tuple[Callable[[Any], core.Event], Future[Any]]] = []
+
+    def ask(self, question: core.AskAi | core.AskHint, t_ms: int) -> core.Event | None:
+        """Start on a question; the answer now if there is no background thread, else None."""
+        assert self.opponent is not None
+        version = question.version
+        if isinstance(question, core.AskAi):
+            work: Callable[..., Any] = self.opponent.choose
+            answer: Callable[[Any], core.Event] = lambda move: core.AiMoved(t_ms, version, move)  # noqa: E731
+        else:
+            work = self.opponent.hint
+            answer = lambda line: core.HintFound(t_ms, version, tuple(line))  # noqa: E731
+        if not self.background:
+            return answer(work(self.game, question.position))
+        self._asked.append((answer, self._pool.submit(work, self.game, question.position)))
+        return None
+
+    def answers(self, t_ms: int) -> list[core.Event]:
+        """The answers finished since the last call, as events of this moment."""
+        done = [(answer, future) for answer, future in self._asked if future.done()]
+        self._asked = [pair for pair in self._asked if not pair[1].done()]
+        return [_at(answer(future.result()), t_ms) for answer, future in done]
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until every question asked so far is answered (joins the worker, no clock is spun)."""
+        for _, future in list(self._asked):
+            future.result(timeout)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _at(event: core.Event, t_ms: int) -> core.Event:
+    """The answer as of when it was collected (the core's clock only moves forward)."""
+    if isinstance(event, core.AiMoved):
+        return core.AiMoved(t_ms, event.version, event.move)
+    assert isinstance(event, core.HintFound)
+    return core.HintFound(t_ms, event.version, event.line)
