@@ -243,8 +243,18 @@ class Desdemona(Game[Position, int]):
         return (origin, dest, *_between(dest, target), target)
 
     def changes(self, pos: Position, move: int) -> Mapping[int, tuple[Thing, ...]]:
-        board = self.play(pos, move).board
-        return {cell: THINGS[board[cell]] for cell in self.changed_cells(pos, move)}
+        """From the move alone, without playing it: the tracker asks this of hundreds of moves a reading."""
+        if move == PASS:
+            return {}
+        me = pos.to_move
+        origin, dest, kind, target = decode(move)
+        out = {origin: THINGS[EMPTY], dest: THINGS[QUEEN[me]]}
+        if kind == SHOT:
+            out[target] = THINGS[STONE[1 - me]]
+        elif kind == CAPTURE:
+            mine = THINGS[STONE[me]]
+            out.update((cell, mine) for cell in (*_between(dest, target), target))
+        return out
 
 
 THINGS: tuple[tuple[Thing, ...], ...] = (

@@ -139,15 +139,28 @@ class Expectations(Generic[R]):
         _ = self.index
 
     # --- candidates ------------------------------------------------------------------------------
-    def touching(self, cells: Iterable[int]) -> list[Candidate[R]]:
-        """The move candidates that change at least one of ``cells``, the AI's waiting move included."""
-        numbers: set[int] = set()
-        index = self.index
-        for cell in cells:
-            numbers.update(index.get(cell, ()))
-        found = [self._line(n) for n in sorted(numbers)]
+    def covering(self, cells: Iterable[int]) -> list[Candidate[R]]:
+        """The move candidates that may change every one of ``cells`` (a superset of those that do).
+
+        A reading that differs at cells D can only show, or be on the way to, a
+        move that changes all of D: the index gives the moves that change each
+        cell, and only the moves in all of those lists are worked out.  While the
+        AI's move waits, its candidate comes first, and a reply only if it changes
+        every cell of D that the AI's move does not.
+        """
+        wanted = set(cells)
+        found: list[Candidate[R]] = []
         if self.pending is not None:
-            found.insert(0, self.pending_candidate)
+            found.append(self.pending_candidate)
+            wanted -= self.pending_candidate.changed
+            if not wanted:
+                return found
+        index = self.index
+        lists = sorted((index.get(cell, ()) for cell in wanted), key=len)
+        if not lists or not lists[0]:
+            return found
+        numbers = set(lists[0]).intersection(*lists[1:])
+        found.extend(self._line(n) for n in sorted(numbers))
         return found
 
     @cached_property
@@ -182,7 +195,7 @@ class Expectations(Generic[R]):
         """The candidates (moves first, then take-backs) whose reading is ``reading``."""
         if not differing:
             return []
-        found = [c for c in self.touching(differing) if c.shows(reading, differing)]
+        found = [c for c in self.covering(differing) if c.shows(reading, differing)]
         return found + [c for c in self.undoing if c.shows(reading, differing)]
 
     def _line(self, number: int) -> Candidate[R]:

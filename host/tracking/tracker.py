@@ -123,7 +123,7 @@ class Tracker(Generic[R]):
             return False
         mine = {self._seen_as(s) for s in candidate.steps}
         prefix = candidate.moves[:-1]
-        for other in self.expect.touching(candidate.changed):
+        for other in self.expect.covering(candidate.changed):
             if other is candidate or other.moves[:-1] != prefix or not other.changed > candidate.changed:
                 continue
             if mine <= {self._seen_as(s) for s in other.steps}:
@@ -137,7 +137,7 @@ class Tracker(Generic[R]):
     def _consistent(self, reading: Sequence[R], differing: list[int]) -> list[Candidate[R]]:
         """Legal moves that every differing cell is on the way to: changed there, done or lifted."""
         out = []
-        for c in self.expect.touching(differing):
+        for c in self.expect.covering(differing):
             own = c.reading
             if all(
                 i in own and (reading[i] == own[i] or self._lifted_from(i, reading[i])) for i in differing

@@ -74,7 +74,7 @@ def test_noise_never_crashes_and_commits_only_legal_moves(
             session.on_reading(t, reading)
         elif kind == "candidate":  # the board jumps to what some candidate would show, touched or not
             expect = session.expect
-            candidates = expect.touching(range(size)) + expect.undoing
+            candidates = [c for cell in range(size) for c in expect.covering([cell])] + expect.undoing
             if candidates:
                 chosen = candidates[number % len(candidates)]
                 reading = list(expect.reading)
