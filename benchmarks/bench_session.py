@@ -5,7 +5,8 @@
 
 1. Latency (benchmarks/session_probe.py, run once on this tree and once on ``--against``, checked out
    from git into a temporary directory): random games of two people on each game's Hall board, readings
-   made by hand one cell at a time with their times, no firmware.  Per game, p50 / p99 / max of
+   made by hand one cell at a time with their times, no firmware.  The session's CPU time (other processes
+   on a shared machine do not count), per game, p50 / p99 / max of
    - settled snapshot -> LED frame: every reading or tick that changed the lights;
    - commit -> next reading matchable: the commit, then what the session needs before it can judge the
      next reading (the old one lists every successor's reading; this one indexes moves by cell).

@@ -2,7 +2,8 @@
 sys.path, so the same driver measures this tree and an older one (whose session has the same entry
 points: Session, on_reading, on_tick, scene, moves, expect.build).
 
-Prints one JSON object: for each game, the milliseconds of
+Times are the CPU time of this thread (``time.thread_time``), so that other work on a shared machine does not
+count; what a reading costs on a quiet machine is that time.  Prints one JSON object: the milliseconds of
 - ``frame``: a settled reading (or the tick that settles it) -> the LED frame, for every call that changed
   the lights;
 - ``matchable``: the commit of a move -> the next reading matchable (the commit, then listing or indexing
@@ -58,17 +59,17 @@ def probe(game_id: str, plies: int, seed: int, games: int) -> dict[str, list[flo
             calls.append((t, None))  # the tick that settles the last reading
             for when, values in calls:
                 plies_before, scene_before = len(session.moves), session.scene
-                start = time.perf_counter()
+                start = time.thread_time()
                 if values is None:
                     session.on_tick(when)
                 else:
                     session.on_reading(when, [values[n] for n in names])
                 if session.scene != scene_before or len(session.moves) != plies_before:
                     board.led_frame(frame(session.scene, when))
-                elapsed = time.perf_counter() - start
+                elapsed = time.thread_time() - start
                 if len(session.moves) != plies_before:
                     session.expect.build()
-                    matchable.append((time.perf_counter() - start) * 1000)
+                    matchable.append((time.thread_time() - start) * 1000)
                 elif session.scene != scene_before:
                     frames.append(elapsed * 1000)
             if len(session.moves) <= _ply:  # not committed (a choice the sensors cannot make): stop here

@@ -15,7 +15,6 @@ position, and only those are worked out - once, and kept until the next commit.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
 from typing import Any, Generic, TypeVar
@@ -36,41 +35,83 @@ class Route(Enum):
     NEW_GAME = "new_game"
 
 
-@dataclass(frozen=True, eq=False)
 class Candidate(Generic[R]):
     """One position the board may be showing, and how it differs from the committed one.
 
     ``moves`` are played after taking ``back`` plies back.  ``after`` holds the
-    objects, and ``reading`` the sensor reading, of every ``changed`` cell;
+    objects of every ``changed`` cell, ``reading`` their sensor reading;
     ``must_touch`` are the changed cells that read the same before and after (a
     knight captured by a knight, a stone turned under a reed switch): the sensors
-    only know they were changed if a hand worked there.
+    only know they were changed if a hand worked there.  A reading makes
+    hundreds of candidates and looks at few of them closely, so everything but
+    the objects is worked out when first asked for.
     """
 
-    route: Route
-    moves: tuple[Any, ...]
-    back: int
-    after: Mapping[int, Stack]
-    reading: Mapping[int, R]
-    changed: frozenset[int]
-    must_touch: frozenset[int]
-    source: Expectations[R]
+    __slots__ = ("_changed", "_must_touch", "_reading", "_steps", "after", "back", "moves", "route", "source")
+
+    def __init__(
+        self,
+        route: Route,
+        moves: tuple[Any, ...],
+        back: int,
+        after: Mapping[int, Stack],
+        source: Expectations[R],
+    ) -> None:
+        self.route = route
+        self.moves = moves
+        self.back = back
+        self.after = after
+        self.source = source
+        self._changed: frozenset[int] | None = None
+        self._reading: dict[int, R] | None = None
+        self._must_touch: frozenset[int] | None = None
+        self._steps: tuple[Step[int], ...] | None = None
+
+    def __repr__(self) -> str:
+        return f"Candidate({self.label!r})"
+
+    @property
+    def changed(self) -> frozenset[int]:
+        if self._changed is None:
+            self._changed = frozenset(self.after)
+        return self._changed
+
+    @property
+    def reading(self) -> Mapping[int, R]:
+        if self._reading is None:
+            reading_of = self.source.reading_of_stack
+            self._reading = {i: reading_of(stack) for i, stack in self.after.items()}
+        return self._reading
+
+    @property
+    def must_touch(self) -> frozenset[int]:
+        if self._must_touch is None:
+            committed, empty = self.source.reading, self.source.empty
+            self._must_touch = frozenset(i for i, r in self.reading.items() if r == committed[i] != empty)
+        return self._must_touch
 
     @property
     def label(self) -> str:
         """The moves as text, or the take-back: for messages and logs."""
         return self.source.label(self)
 
-    @cached_property
+    @property
     def steps(self) -> tuple[Step[int], ...]:
         """What hands do to make this candidate from the committed position, object by object."""
-        return self.source.plan(self.after)
+        if self._steps is None:
+            self._steps = self.source.plan(self.after)
+        return self._steps
 
     def shows(self, reading: Sequence[R], differing: Iterable[int]) -> bool:
         """Whether ``reading`` is exactly this candidate's reading (``differing``: where it differs from the
         committed position's)."""
-        own = self.reading
-        return all(i in own for i in differing) and all(reading[i] == r for i, r in own.items())
+        after = self.after
+        if not all(i in after for i in differing):
+            return False
+        if self._reading is not None:
+            return all(reading[i] == r for i, r in self._reading.items())
+        reading_of = self.source.reading_of_stack
+        return all(reading[i] == reading_of(stack) for i, stack in after.items())
 
 
 class Expectations(Generic[R]):
@@ -99,6 +140,7 @@ class Expectations(Generic[R]):
         self.stacks: tuple[Stack, ...] = tuple(tuple(cells[name]) for name in names)
         self.reading: tuple[R, ...] = tuple(reading_of(s) for s in self.stacks)
         self._made: dict[int, Candidate[R]] = {}
+        self._known: dict[int, tuple[Stack, R]] = {}
         self._pending: Candidate[R] | None = None
 
     # --- the moves, indexed by the cells they change ----------------------------------------
@@ -222,10 +264,16 @@ class Expectations(Generic[R]):
     def _from_changes(
         self, route: Route, moves: tuple[Any, ...], back: int, after: Mapping[int, Stack]
     ) -> Candidate[R]:
-        reading_of, committed = self.reading_of, self.reading
-        readings = {i: reading_of(stack) for i, stack in after.items()}
-        must_touch = frozenset(i for i, r in readings.items() if r == committed[i] != self.empty)
-        return Candidate(route, moves, back, after, readings, frozenset(after), must_touch, self)
+        return Candidate(route, moves, back, after, self)
+
+    def reading_of_stack(self, stack: Stack) -> R:
+        """The reading of a cell's objects (games reuse a few stack values: remembered by identity)."""
+        known = self._known.get(id(stack))
+        if known is not None and known[0] is stack:
+            return known[1]
+        value = self.reading_of(stack)
+        self._known[id(stack)] = (stack, value)
+        return value
 
     def plan(self, after: Mapping[int, Stack]) -> tuple[Step[int], ...]:
         """The object steps from the committed position to ``after`` (changed cells only)."""

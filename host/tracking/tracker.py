@@ -136,12 +136,12 @@ class Tracker(Generic[R]):
     # --- progress --------------------------------------------------------------------------
     def _consistent(self, reading: Sequence[R], differing: list[int]) -> list[Candidate[R]]:
         """Legal moves that every differing cell is on the way to: changed there, done or lifted."""
+        reading_of = self.expect.reading_of_stack
+        lifted = {i: self._lifted_from(i, reading[i]) is not None for i in differing}
         out = []
         for c in self.expect.covering(differing):
-            own = c.reading
-            if all(
-                i in own and (reading[i] == own[i] or self._lifted_from(i, reading[i])) for i in differing
-            ):
+            after = c.after
+            if all(i in after and (lifted[i] or reading[i] == reading_of(after[i])) for i in differing):
                 out.append(c)
         return out
 
@@ -173,9 +173,14 @@ class Tracker(Generic[R]):
                 continue  # already put down where a legal move takes it: not in the hand any more
             lifted[cell] = frozenset(j for _, j in landings)
         done = set(differing)
-        following = frozenset(
-            j for c in consistent for j, r in c.reading.items() if j not in done and r != expect.reading[j]
-        )
+        following: frozenset[int] = frozenset()
+        if not lifted:  # where a piece may go next, when none is in a hand
+            following = frozenset(
+                j
+                for c in consistent
+                for j, r in c.reading.items()
+                if j not in done and r != expect.reading[j]
+            )
         todo: tuple[Step[int], ...] = ()
         if len(consistent) == 1:
             todo = self.remaining(consistent[0], reading, evidence, now)
