@@ -6,9 +6,10 @@ module holds what it shares with `magboard history` and the importers.
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Any
 from engines import registry
 from engines.game import Game, MoveError, Outcome
 from engines.records import Record
-from host.store.database import opened
+from host.store.database import BUSY_MS, opened
 
 
 class Status(Enum):
@@ -106,6 +107,21 @@ def list_games(conn: sqlite3.Connection) -> list[tuple[StoredGame, int]]:
     return [(_from_row(row[:-1]), row[-1]) for row in rows]
 
 
+def recent_games(
+    conn: sqlite3.Connection, game_id: str, options: tuple[str, ...], limit: int
+) -> tuple[list[tuple[StoredGame, int]], int]:
+    """The newest ``limit`` games of one game and options, newest first, with their numbers of moves;
+    and how many such games the store holds in all."""
+    key = (game_id, " ".join(sorted(options)))
+    rows = conn.execute(
+        f"SELECT {GAME_COLUMNS}, (SELECT count(*) FROM moves WHERE game_id = games.id) FROM games"
+        " WHERE game = ? AND options = ? ORDER BY id DESC LIMIT ?",
+        (*key, limit),
+    ).fetchall()
+    total = conn.execute("SELECT count(*) FROM games WHERE game = ? AND options = ?", key).fetchone()[0]
+    return [(_from_row(row[:-1]), row[-1]) for row in rows], int(total)
+
+
 def load_game(conn: sqlite3.Connection, game_id: int) -> StoredGame | None:
     row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
@@ -155,6 +171,23 @@ def update_game(conn: sqlite3.Connection, game_id: int, stored: StoredGame, kept
         [(game_id, ply, text, at) for ply, (text, at) in
          enumerate(zip(stored.moves[kept:], stored.times[kept:], strict=True), start=kept + 1)],
     )  # fmt: skip
+
+
+@contextlib.contextmanager
+def reading(path: Path) -> Iterator[sqlite3.Connection]:
+    """A read-only connection to the store at ``path``.
+
+    It never takes the write lock (``open_store`` migrates, which writes), so
+    the process playing a game goes on committing its moves undisturbed; in WAL
+    mode the reader sees the last commit.  sqlite3.Error says why it cannot.
+    """
+    conn = sqlite3.connect(
+        f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_MS / 1000, check_same_thread=False
+    )
+    try:
+        yield conn
+    finally:
+        conn.close()
 
 
 def read_games(path: Path) -> list[StoredGame]:

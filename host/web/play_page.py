@@ -12,6 +12,8 @@ import segno
 
 from host.link.device_link import LinkStatus
 from host.session.setup import Table
+from host.store.recorder import GameRecorder
+from host.web.past_games import PastGames
 from host.web.server import PageServer, WebError
 from host.web.table_page import TablePage
 
@@ -49,6 +51,11 @@ def welcome_pairing(server: PageServer, out: TextIO) -> None:
 def serve_page(table: Table, server: PageServer, open_browser: bool, out: TextIO) -> int:
     """Serve the board and the page until Ctrl-C; a board that goes away is only reported, meanwhile."""
     page = TablePage(table, server)
+    recorder = table.session.journal if isinstance(table.session.journal, GameRecorder) else None
+    past = PastGames(
+        table.game, recorder.path if recorder else None, lambda: recorder.game_id if recorder else None
+    )
+    server.questions.update(past.questions)
 
     def tell(status: LinkStatus, reason: str) -> None:
         notice = status.notice(reason)

@@ -11,7 +11,10 @@ DNS-rebinding name), and so is a websocket whose Origin is not the page's own
 must also pair (``pairing``) before its messages count; until then it watches.
 
 Malformed requests get a 4xx answer and a bad message an error message, never
-a closed connection; the inbox holds at most INBOX messages.
+a closed connection; the inbox holds at most INBOX messages.  Questions
+(``questions``: message types that change nothing, such as the past games) are
+answered to the asking page alone, one at a time on a thread of their own, so
+neither the live loop nor this loop waits for them; watching pages may ask them.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import logging
 import mimetypes
 import queue
 import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any
@@ -46,6 +51,8 @@ MAX_PATH = 1024
 INBOX = 64  # messages waiting for the live loop; more means a page floods it
 START_S = 5.0
 
+Answer = Callable[[dict[str, Any]], dict[str, Any]]
+
 
 class WebError(RuntimeError):
     """The page cannot be served (the address is taken, or not an address of this machine)."""
@@ -60,6 +67,8 @@ class PageServer:
         self.pairing = None if is_loopback(host) else Pairing()
         self.inbox: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=INBOX)
         self.greeting: list[str] = []  # sent to every page as it connects (the layout, then the picture)
+        self.questions: dict[str, Answer] = {}  # message type -> its answer, for the asking page alone
+        self._answering = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-answers")
         self._loop = asyncio.new_event_loop()
         self._server: Server | None = None
         self._thread: threading.Thread | None = None
@@ -97,6 +106,7 @@ class PageServer:
         self._loop.call_soon_threadsafe(self._stopped.set)
         self._thread.join(timeout=START_S)
         self._thread = None
+        self._answering.shutdown(wait=True, cancel_futures=True)
 
     def __enter__(self) -> PageServer:
         return self.start()
@@ -218,6 +228,11 @@ class PageServer:
         try:
             async for raw in connection:
                 message = parse_message(raw)
+                answer = self.questions.get(message.get("type", ""))
+                if "error" not in message and answer is not None:
+                    reply = await self._loop.run_in_executor(self._answering, _answered, answer, message)
+                    await connection.send(json.dumps(reply))
+                    continue
                 if "error" not in message and not paired:
                     message = {"error": f"this browser only watches: pair it at {self.url}{PAIR_PATH[1:]}"}
                 if "error" not in message:
@@ -229,6 +244,15 @@ class PageServer:
                     await connection.send(json.dumps({"type": "error", "message": message["error"]}))
         except ConnectionClosed:
             pass
+
+
+def _answered(answer: Answer, message: dict[str, Any]) -> dict[str, Any]:
+    """The answer to a question; a failure of the answer itself is logged and said in one line."""
+    try:
+        return answer(message)
+    except Exception as exc:
+        log.exception("answering %.40s failed", message["type"])
+        return {"type": "error", "message": f"the {message['type']!r} question failed: {exc}"}
 
 
 PAIR_FORM = """<!doctype html>

@@ -26,6 +26,7 @@ from host.session.lights import BLINK_WORDS, DIM, LEGEND, Light, Meaning
 from host.session.outcome import explain, score_words
 from host.session.session_view import SessionView
 from host.session.words import side_name, sides
+from host.store.games import Status, StoredGame, stamp
 
 Stacks = Mapping[str, Sequence[Thing]]
 
@@ -216,20 +217,24 @@ def intent_json(view: SessionView) -> dict[str, Any]:
 
 def over_json(view: SessionView) -> dict[str, Any] | None:
     """Who won, why, and the cells that decided it (the intent's, else read from the final position)."""
-    game, pos, intent = view.game, view.position, view.intent
+    shown = ending_json(view.game, view.position)
+    intent = view.intent
+    if shown is not None and isinstance(intent, GameOver) and intent.reason:
+        shown |= {"reason": intent.reason, "cells": sorted(intent.cells)}
+    return shown
+
+
+def ending_json(game: Game[Any, Any], pos: Any) -> dict[str, Any] | None:
+    """Who won, why, and the cells that decided it, read from a final position (None while not over)."""
     outcome = game.outcome(pos)
     if outcome is None:
         return None
-    if isinstance(intent, GameOver) and intent.reason:
-        reason, cells = intent.reason, intent.cells
-    else:
-        reason, cells = explain(game, pos)
+    reason, cells = explain(game, pos)
     return {"winner": outcome.winner, "reason": reason, "cells": sorted(cells)}
 
 
-def players_json(view: SessionView) -> list[dict[str, Any]]:
+def players_json(game: Game[Any, Any], pos: Any, ai_side: int | None) -> list[dict[str, Any]]:
     """Each player as the page lists them: name, whether to move, what they hold, their points."""
-    game, pos = view.game, view.position
     hands = game.hands(pos)
     score = game.score(pos)
     over = game.is_over(pos)
@@ -246,13 +251,13 @@ def players_json(view: SessionView) -> list[dict[str, Any]]:
                 "to_move": not over and game.to_move(pos) == side,
                 "hand": held,
                 "score": score[side] if score is not None else None,
-                "ai": view.ai is not None and view.ai.side == side,
+                "ai": ai_side == side,
             }
         )
     return out
 
 
-def stack_points(view: SessionView, stacks: Stacks) -> dict[str, dict[str, int]]:
+def stack_points(stacks: Stacks) -> dict[str, dict[str, int]]:
     """King of Rings: each knight's rings and their points (what it jumps, what it is worth)."""
     out = {}
     for cell, stack in stacks.items():
@@ -292,6 +297,11 @@ def unseen_words(view: SessionView, believed: Sequence[Thing]) -> str:
     return f"the game believes this cell holds {names} (the sensors cannot see the difference)"
 
 
+def turns(moves: Sequence[str]) -> list[list[str]]:
+    """The moves as numbered turns: each turn the two sides' plies."""
+    return [list(moves[i : i + 2]) for i in range(0, len(moves), 2)]
+
+
 def picture(
     view: SessionView,
     stacks: Stacks,
@@ -328,19 +338,87 @@ def picture(
         "targets": sorted(intent.targets) if isinstance(intent, Lifted) else [],
         "ghosts": ghosts(view, target, stacks),
         "last_move": sorted(view.last_move),
-        "stacks": stack_points(view, stacks) if game.id == "kingofrings" else {},
+        "stacks": stack_points(stacks) if game.id == "kingofrings" else {},
         "intent": intent_json(view),
         "status": view.status,
         "notices": list(view.notice_words),
         "to_move": None if game.is_over(pos) else game.to_move(pos),
-        "players": players_json(view),
+        "players": players_json(game, pos, view.ai.side if view.ai is not None else None),
         "supply": [hand_words(game, k, n) for k, n in game.hands(pos).get(SHARED, {}).items()],
         "score": score_words(game, score) if score is not None else None,
         "over": over_json(view),
-        "turns": [list(moves[i : i + 2]) for i in range(0, len(moves), 2)],
+        "turns": turns(moves),
         "ply": len(moves),
         "hint": list(view.hint),
         "ai": ai_json(view),
         "message": message,
         "setup": can_set_up,
+    }
+
+
+def past_game_json(game: Game[Any, Any], stored: StoredGame, moves: int, live: int | None) -> dict[str, Any]:
+    """One game of the page's "Past games" list, in words: who, when, how it stands, how long."""
+    return {
+        "id": stored.id,
+        "players": list(stored.players),
+        "date": stamp(stored.started_at)[:16] if stored.started_at is not None else "",
+        "state": state_words(game, stored, live),
+        "moves": moves,
+        "live": stored.id == live,
+    }
+
+
+def state_words(game: Game[Any, Any], stored: StoredGame, live: int | None) -> str:
+    """How a stored game stands: being played, unfinished, abandoned, or who won and the score."""
+    if stored.id == live:
+        return "being played now"
+    if stored.status is Status.ABANDONED:
+        return "abandoned"
+    if stored.outcome is None:
+        return "unfinished"
+    winner = stored.outcome.winner
+    said = "a draw" if winner is None else f"{side_name(game, winner)} won"
+    score = stored.outcome.score
+    return said if score is None else f"{said}, {score_words(game, score)}"
+
+
+def replay_json(
+    game: Game[Any, Any], stored: StoredGame, positions: Sequence[Any], step: int, live: int | None
+) -> dict[str, Any]:
+    """A stored game's position after ``step`` of its moves (``positions`` from the start), drawn as the
+    live board is but with no lights, no hand and no box: nothing to do on it, only to look."""
+    pos = positions[step]
+    moves = stored.moves
+    stacks = game.cells(pos)
+    last: list[str] = []
+    words_now = f"Game {stored.id} at its start."
+    if step:
+        before = game.cells(positions[step - 1])
+        last = sorted(cell for cell in stacks if before[cell] != stacks[cell])
+        mover = side_name(game, game.to_move(positions[step - 1]))
+        words_now = f"Game {stored.id} after move {step} of {len(moves)}: {mover} played {moves[step - 1]}."
+    score = game.score(pos)
+    return {
+        "type": "replay",
+        "game": past_game_json(game, stored, len(moves), live),
+        "step": step,
+        "steps": len(moves),
+        "status": words_now,
+        "picture": {
+            "cells": {name: [str(t) for t in stack] for name, stack in stacks.items() if stack},
+            "changed": [],
+            "unseen": {},
+            "held": [],
+            "leds": {},
+            "targets": [],
+            "ghosts": {},
+            "last_move": last,
+            "stacks": stack_points(stacks) if game.id == "kingofrings" else {},
+            "players": players_json(game, pos, None),
+            "supply": [hand_words(game, k, n) for k, n in game.hands(pos).get(SHARED, {}).items()],
+            "score": score_words(game, score) if score is not None else None,
+            "over": ending_json(game, pos),
+            "turns": turns(moves),
+            "ply": step,
+        },
     }

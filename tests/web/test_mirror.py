@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,8 +27,9 @@ WAIT_MS = 30_000
 
 
 @pytest.fixture
-def mirrored() -> Iterator[tuple[str, Table, Hands]]:
-    with open_simulated("desdemona", settings=Settings(ai_side=None), journal_path=None) as table:
+def mirrored(tmp_path: Path) -> Iterator[tuple[str, Table, Hands]]:
+    store = tmp_path / "games.sqlite3"
+    with open_simulated("desdemona", settings=Settings(ai_side=None), journal_path=store) as table:
         assert table.rig is not None
         hands = Hands(table.rig)
         real = dataclasses.replace(table, rig=None)
@@ -63,3 +65,19 @@ def test_the_page_mirrors_a_real_board(page: Any, mirrored: tuple[str, Table, Ha
     assert page.locator("#moves .ply").all_inner_texts() == ["a4-a6"]
     assert page.locator("#board .cell.changed").count() == 0
     assert page.locator("#board [data-cell='a6'] .thing.queen").count() == 1
+    # The same Past games panel: the game being played, replayed from the store on the page's board.
+    page.click("#past-refresh")
+    page.wait_for_selector(".past-game:has-text('1 move')", timeout=WAIT_MS)
+    assert "being played now" in page.inner_text(".past-game")
+    page.click(".past-game")
+    page.wait_for_selector("body.replaying[data-replay-step='0']", timeout=WAIT_MS)
+    assert page.locator("#board .thing.queen").count() == 8  # RULES.md: four queens a side at the start
+    assert page.locator("#board [data-cell='a4'] .thing.queen").count() == 1
+    page.click("[data-step='last']")
+    page.wait_for_selector("body[data-replay-step='1']", timeout=WAIT_MS)
+    assert page.locator("#board [data-cell='a6'] .thing.queen").count() == 1
+    assert page.locator("#board [data-cell='a4'] .thing").count() == 0
+    screenshot(page, "history-desdemona-real-board-replay")
+    page.click("#back-to-game")
+    page.wait_for_selector("body:not(.replaying)", timeout=WAIT_MS)
+    assert page.locator("#moves .ply").all_inner_texts() == ["a4-a6"]

@@ -265,3 +265,21 @@ def test_the_terminal_shows_the_code_its_url_and_a_qr_code(lan: PageServer, serv
     quiet = io.StringIO()
     welcome_pairing(server, quiet)
     assert quiet.getvalue() == ""
+
+
+def test_a_question_is_answered_to_the_asking_page_alone_and_a_watching_page_may_ask(lan: PageServer) -> None:
+    def echo(message: dict[str, Any]) -> dict[str, Any]:
+        if message.get("n") == 0:
+            raise ZeroDivisionError("division by zero")
+        return {"type": "answer", "n": message["n"]}
+
+    lan.questions["ask"] = echo
+    own = f"http://127.0.0.1:{lan.port}"
+    with connect(f"ws://127.0.0.1:{lan.port}/ws", origin=own) as other:  # type: ignore[arg-type]
+        assert json.loads(other.recv(timeout=5)) == {"type": "layout"}
+        got = talk(lan, own, '{"type": "ask", "n": 2}', '{"type": "ask", "n": 0}', receive=3)  # unpaired
+        assert got[1] == {"type": "answer", "n": 2}
+        assert got[2] == {"type": "error", "message": "the 'ask' question failed: division by zero"}
+        lan.publish('{"type": "picture"}')  # sent after the answers: the other page's next message
+        assert json.loads(other.recv(timeout=5)) == {"type": "picture"}  # it got no answer
+    assert lan.inbox.empty()  # and the live loop was not asked

@@ -6,16 +6,22 @@ contents, so each fact the page shows is checked against the rules by hand.
 
 from __future__ import annotations
 
+import dataclasses
+from pathlib import Path
 from typing import Any
 
 from engines import registry
+from engines.game import Outcome
 from engines.physical import Thing
 from host.hardware.loading import load_board
 from host.session.intent import AiMove, Confirm, Intent, Lifted, Mistake, Restore, YourTurn
 from host.session.lights import Blink, Light, Meaning
 from host.session.session import Settings
 from host.session.session_view import SessionView
-from host.web.view import goal, layout, picture
+from host.store.database import opened
+from host.store.games import Status, StoredGame, insert_game, stamp
+from host.web.past_games import PastGames
+from host.web.view import goal, layout, past_game_json, picture, replay_json
 
 FLIPFOUR = registry.make("flipfour")
 SPACETILES = registry.make("spacetiles")
@@ -118,3 +124,76 @@ def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
             page.close()
     assert set(shown["unseen"]) == {"c4"}
     assert "holds a blue ring" in shown["unseen"]["c4"]
+
+
+# --- past games: the list and the replay --------------------------------------------------------------
+def stored_flipfour(moves: list[str], status: Status = Status.ABANDONED, **extra: Any) -> StoredGame:
+    return StoredGame(7, "flipfour", (), "flipfour-hall", ("human", "magboard level 3"), status, 0.0,
+                      moves=list(moves), times=[None] * len(moves), **extra)  # fmt: skip
+
+
+def test_a_replay_step_draws_the_position_after_that_many_moves_and_nothing_to_do() -> None:
+    # RULES.md (Flip Four): a move places one piece, or two on the ends of a line; Red begins, 8 pieces each.
+    moves = ["c3", "b2,d4", "e1"]
+    stored = stored_flipfour(moves)
+    positions = [FLIPFOUR.start(), *(FLIPFOUR.play_texts(moves[:n]) for n in (1, 2, 3))]
+    shown = replay_json(FLIPFOUR, stored, positions, 2, live=None)
+    assert shown["type"] == "replay" and (shown["step"], shown["steps"]) == (2, 3)
+    board = shown["picture"]
+    assert board["cells"] == {"c3": ["piece:0"], "b2": ["piece:1"], "d4": ["piece:1"]}
+    assert board["last_move"] == ["b2", "d4"] and board["ply"] == 2
+    assert board["leds"] == {} and board["ghosts"] == {} and board["targets"] == [] and board["held"] == []
+    assert [p["hand"][0]["words"] for p in board["players"]] == ["7 pieces to place", "6 pieces to place"]
+    assert [p["to_move"] for p in board["players"]] == [True, False] and board["over"] is None
+    assert board["turns"] == [["c3", "b2,d4"], ["e1"]]
+    assert shown["status"] == "Game 7 after move 2 of 3: Yellow played b2,d4."
+    start = replay_json(FLIPFOUR, stored, positions, 0, live=None)["picture"]
+    assert start["cells"] == {} and start["last_move"] == []
+
+
+def test_past_games_say_how_each_stands_in_words() -> None:
+    won = stored_flipfour(["c3"], Status.FINISHED, outcome=Outcome(1, None))
+    assert past_game_json(FLIPFOUR, won, 1, live=None) == {
+        "id": 7, "players": ["human", "magboard level 3"], "date": stamp(0.0)[:16], "state": "Yellow won",
+        "moves": 1, "live": False,
+    }  # fmt: skip
+    assert past_game_json(FLIPFOUR, stored_flipfour([]), 0, live=None)["state"] == "abandoned"
+    assert (
+        past_game_json(FLIPFOUR, stored_flipfour([], Status.PLAYING), 0, live=7)["state"]
+        == "being played now"
+    )
+    drawn = stored_flipfour([], Status.FINISHED, outcome=Outcome(None, (2, 2)))
+    assert past_game_json(KINGOFRINGS, drawn, 0, live=None)["state"] == (
+        "a draw, Light 2 points - Dark 2 points"
+    )
+
+
+def test_the_past_games_panel_answers_from_the_store_and_bad_questions_get_a_reason(tmp_path: Path) -> None:
+    store = tmp_path / "games.sqlite3"
+    with opened(store) as conn:
+        first = insert_game(conn, stored_flipfour(["c3", "b2,d4"]))
+        insert_game(conn, dataclasses.replace(stored_flipfour(["a4-a6"]), game="desdemona"))
+        last = insert_game(conn, stored_flipfour(["e1"], Status.PLAYING))
+    past = PastGames(FLIPFOUR, store, live=lambda: last)
+    listed = past.listing({"type": "past_games"})
+    assert [(g["id"], g["moves"], g["state"]) for g in listed["games"]] == [
+        (last, 1, "being played now"), (first, 2, "abandoned"),
+    ]  # fmt: skip
+    assert listed["total"] == 2  # the Desdemona game is not listed on a Flip Four board
+    shown = past.replay({"type": "replay", "game": first, "step": 1})
+    assert shown["picture"]["cells"] == {"c3": ["piece:0"]}
+
+    def said(message: dict[str, Any]) -> str:
+        answer = past.replay({"type": "replay", **message})
+        assert answer["type"] == "error" and answer["about"] == "past"
+        return str(answer["message"])
+
+    assert said({"game": "x"}) == "a replay names a game by its number, not 'x'"
+    assert "not True" in said({"game": True})
+    assert said({"game": first, "step": 3}) == f"game {first} has 2 moves: a step is 0..2, not 3"
+    assert "not -1" in said({"game": first, "step": -1})
+    assert "a number of moves, not '" in said({"game": first, "step": "9" * 100})
+    assert len(said({"game": first, "step": "9" * 100})) < 100
+    assert said({"game": 99}) == "there is no game 99 of Flip Four in the store"
+    assert said({"game": first + 1}) == f"there is no game {first + 1} of Flip Four in the store"
+    assert "not kept in a store" in PastGames(FLIPFOUR, None, live=lambda: None).listing({})["message"]

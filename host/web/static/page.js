@@ -1,6 +1,8 @@
 // The board in the browser: draws what the server says, sends what the player does.
 // The page keeps no game state of its own: every "picture" message is the whole truth,
 // and every click is sent as a gesture for the server's simulated hands to interpret.
+// A replay of a past game ("replay" messages, asked for by this page alone) is drawn on the same
+// board instead of the live picture until "Back to the game"; meanwhile the board takes no input.
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -24,6 +26,8 @@ const RETRY_MS = [500, 1000, 2000, 4000];
 
 let layout = null;
 let picture = null;
+let replay = null;  // the past game's step drawn instead of the live board, or null
+let replaying = null;  // the id of the past game asked for or shown, or null: a late answer is dropped
 let socket = null;
 let drag = null;
 let retries = 0;
@@ -250,7 +254,7 @@ function buildLegend() {
   legend.appendChild(dot);
 }
 
-function drawCell(g) {
+function drawCell(g, picture) {
   const name = g.dataset.cell;
   const stack = picture.cells[name] || [];
   const pieces = g.querySelector(".pieces");
@@ -320,16 +324,23 @@ function drawCell(g) {
   }
 }
 
+// A live picture: drawn on the board unless a replay is shown there.
 function drawPicture() {
-  for (const g of document.querySelectorAll("#board .cell")) drawCell(g);
+  if (!replay) drawBoard(picture);
   drawHand();
   drawTray();
   drawStatus();
-  drawPlayers();
-  drawMoves();
   document.body.dataset.ply = String(picture.ply);
   document.body.dataset.kind = picture.intent.kind;
   showAi(picture.ai);
+  if (replay) drawReplayLive();
+}
+
+// The cells, the players and the moves of a picture, live or replayed.
+function drawBoard(shown) {
+  for (const g of document.querySelectorAll("#board .cell")) drawCell(g, shown);
+  drawPlayers(shown);
+  drawMoves(shown);
 }
 
 function drawHand() {
@@ -370,7 +381,7 @@ function drawStatus() {
     ? ` Not seen by the sensors (dotted blue): ${unseenCells.map((c) => `${c}: ${picture.unseen[c]}`).join("; ")}.`
     : "";
   document.getElementById("message").textContent = picture.message + unseenText;
-  const live = connected();
+  const live = connected() && !replay;
   for (const button of document.querySelectorAll("[data-button]")) {
     button.disabled = !live || !picture.intent.buttons.includes(button.dataset.button);
   }
@@ -382,7 +393,7 @@ function drawStatus() {
   }
 }
 
-function drawPlayers() {
+function drawPlayers(picture) {
   const list = document.getElementById("players");
   list.textContent = "";
   for (const player of picture.players) {
@@ -403,13 +414,14 @@ function drawPlayers() {
   document.getElementById("supply").textContent = picture.supply.join(", ");
   const score = document.getElementById("score");
   score.textContent = picture.score ? `Score: ${picture.score}` : "";
-  const [best, ...line] = picture.hint;
+  const [best, ...line] = picture.hint || [];
   document.getElementById("hint").textContent = best ? best + (line.length ? ` (then ${line.join(" ")})` : "") : "-";
 }
 
-function drawMoves() {
+function drawMoves(picture) {
   const body = document.querySelector("#moves tbody");
   body.textContent = "";
+  let current = null;
   picture.turns.forEach((plies, index) => {
     const row = document.createElement("tr");
     const number = document.createElement("th");
@@ -420,13 +432,31 @@ function drawMoves() {
       const cell = document.createElement("td");
       cell.className = "ply";
       cell.dataset.side = side;
-      cell.textContent = text;
+      const ply = 2 * index + side + 1;
+      if (replay) {
+        // In a replay each move is a step to go to.
+        const step = document.createElement("button");
+        step.type = "button";
+        step.className = "ply-step";
+        step.textContent = text;
+        step.title = `the position after move ${ply}`;
+        step.addEventListener("click", () => askReplay(replay.game.id, ply));
+        cell.appendChild(step);
+        if (ply === picture.ply) {
+          cell.classList.add("current");
+          current = cell;
+        }
+      } else {
+        cell.textContent = text;
+      }
       row.appendChild(cell);
     });
     body.appendChild(row);
   });
   const box = document.getElementById("moves-box");
-  box.scrollTop = box.scrollHeight;  // the latest move in view
+  if (current) current.scrollIntoView({ block: "nearest" });
+  else if (!replay) box.scrollTop = box.scrollHeight;  // the latest move in view
+  else box.scrollTop = 0;
 }
 
 function showAi(ai) {
@@ -468,8 +498,14 @@ function send(message) {
   socket.send(JSON.stringify(message));
 }
 
+// While a replay is shown the board is not the live one: what is done on it is refused, in words.
+function refusedInReplay() {
+  if (replay) document.getElementById("past-message").textContent = "this is a replay: press \u201cBack to the game\u201d to play";
+  return replay !== null;
+}
+
 function gesture(args) {
-  send({ type: "gesture", ...args });
+  if (!refusedInReplay()) send({ type: "gesture", ...args });
 }
 
 // A click on a cell: a tap where the board asks which move was made, else lift or put down.
@@ -489,7 +525,7 @@ function targetAt(event) {
 }
 
 function startDrag(event, from) {
-  if (event.button !== 0) return;
+  if (event.button !== 0 || refusedInReplay()) return;
   event.preventDefault();
   drag = { from, x: event.clientX, y: event.clientY, moved: false, shift: event.shiftKey };
 }
@@ -536,6 +572,119 @@ document.getElementById("level").addEventListener("change", (event) => {
   send({ type: "level", level: Number(event.target.value) });
 });
 
+// --- past games: the store's list and a replay --------------------------------------------------------
+// Questions change nothing: they are answered to this page alone, and a page that only watches may ask.
+function ask(message) {
+  if (socket === null || socket.readyState !== WebSocket.OPEN) {
+    document.getElementById("past-message").textContent = "not connected to the board: wait until it is back";
+    return;
+  }
+  socket.send(JSON.stringify(message));
+}
+
+function askReplay(id, step) {
+  replaying = id;
+  ask({ type: "replay", game: id, step });
+}
+
+function gameWords(game) {
+  const moves = game.moves === 1 ? "1 move" : `${game.moves} moves`;
+  return [`Game ${game.id}`, game.date, game.players.join(" - "), game.state, moves].filter(Boolean).join(" \u00b7 ");
+}
+
+function drawPastGames(message) {
+  const list = document.getElementById("past-list");
+  list.textContent = "";
+  document.getElementById("past-message").textContent = "";
+  for (const game of message.games) {
+    const li = document.createElement("li");
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "past-game";
+    button.dataset.game = game.id;
+    button.textContent = gameWords(game);
+    button.title = `replay game ${game.id} move by move`;
+    button.addEventListener("click", () => askReplay(game.id, 0));
+    li.appendChild(button);
+    list.appendChild(li);
+  }
+  const count = document.getElementById("past-count");
+  count.textContent = !message.total
+    ? `No games of ${layout.name} in the store yet.`
+    : message.total > message.games.length
+      ? `The ${message.games.length} newest of ${message.total} games of ${layout.name}:`
+      : `${message.total} game${message.total === 1 ? "" : "s"} of ${layout.name}, newest first:`;
+}
+
+function drawReplay() {
+  document.body.classList.add("replaying");
+  document.body.dataset.replayGame = String(replay.game.id);
+  document.body.dataset.replayStep = String(replay.step);
+  document.getElementById("past-message").textContent = "";
+  document.getElementById("replay").hidden = false;
+  document.getElementById("replay-banner").hidden = false;
+  document.getElementById("replay-banner").textContent =
+    `Replay of game ${replay.game.id} (${replay.game.players.join(" - ")}${replay.game.date ? `, ${replay.game.date}` : ""}) `
+    + `\u2014 not the live board: move ${replay.step} of ${replay.steps}`;
+  document.getElementById("replay-status").textContent = replay.status;
+  const over = document.getElementById("replay-over");
+  over.hidden = !replay.picture.over;
+  over.textContent = replay.picture.over ? replay.picture.over.reason : "";
+  document.getElementById("board").setAttribute("aria-label", `replay of game ${replay.game.id} after move ${replay.step}`);
+  const steps = { first: 0, previous: replay.step - 1, next: replay.step + 1, last: replay.steps };
+  for (const button of document.querySelectorAll("[data-step]")) {
+    const to = steps[button.dataset.step];
+    button.disabled = to < 0 || to > replay.steps || to === replay.step;
+  }
+  for (const button of document.querySelectorAll(".past-game")) {
+    button.setAttribute("aria-pressed", String(Number(button.dataset.game) === replay.game.id));
+  }
+  drawBoard(replay.picture);
+  if (picture) drawStatus();
+  drawReplayLive();
+}
+
+function drawReplayLive() {
+  document.getElementById("replay-live").textContent = picture
+    ? `Meanwhile the live game (move ${picture.ply}): ${picture.status}` : "";
+}
+
+function stepReplay(which) {
+  if (!replay) return;
+  const to = { first: 0, previous: replay.step - 1, next: replay.step + 1, last: replay.steps }[which];
+  if (to >= 0 && to <= replay.steps && to !== replay.step) askReplay(replay.game.id, to);
+}
+
+function backToGame() {
+  const left = replay ? replay.game.id : null;
+  replay = null;
+  replaying = null;
+  document.body.classList.remove("replaying");
+  delete document.body.dataset.replayGame;
+  delete document.body.dataset.replayStep;
+  document.getElementById("replay").hidden = true;
+  document.getElementById("past-message").textContent = "";
+  document.getElementById("replay-banner").hidden = true;
+  document.getElementById("board").setAttribute("aria-label", `the ${layout.name} board`);
+  for (const button of document.querySelectorAll(".past-game")) button.removeAttribute("aria-pressed");
+  if (picture) drawPicture();
+  const listed = document.querySelector(`.past-game[data-game="${left}"]`);
+  if (listed) listed.focus();  // the keyboard goes on from the game it left
+}
+
+for (const button of document.querySelectorAll("[data-step]")) {
+  button.addEventListener("click", () => stepReplay(button.dataset.step));
+}
+document.getElementById("back-to-game").addEventListener("click", backToGame);
+document.getElementById("past-refresh").addEventListener("click", () => ask({ type: "past_games" }));
+window.addEventListener("keydown", (event) => {
+  if (!replay || event.target.closest("input, select, textarea")) return;
+  const which = { ArrowLeft: "previous", ArrowRight: "next", Home: "first", End: "last", Escape: "back" }[event.key];
+  if (!which) return;
+  event.preventDefault();
+  if (which === "back") backToGame(); else stepReplay(which);
+});
+
 // --- the connection ------------------------------------------------------------------------------
 function showConnection(state) {
   document.body.dataset.connection = state;
@@ -556,9 +705,19 @@ function connect() {
     if (message.type === "layout") {
       layout = message;
       showLayout();
+      if (replay) drawReplay();  // the board was drawn anew
+      ask({ type: "past_games" });
     } else if (message.type === "picture" && layout) {
       picture = message;
       drawPicture();
+    } else if (message.type === "past_games" && layout) {
+      drawPastGames(message);
+    } else if (message.type === "replay" && layout) {
+      if (message.game.id !== replaying) return;  // asked for before "Back to the game"
+      replay = message;
+      drawReplay();
+    } else if (message.type === "error" && message.about === "past") {
+      document.getElementById("past-message").textContent = message.message;
     } else if (message.type === "error") {
       document.getElementById("message").textContent = message.message;
     }
