@@ -141,6 +141,7 @@ class Expectations(Generic[R]):
         self.reading: tuple[R, ...] = tuple(reading_of(s) for s in self.stacks)
         self._made: dict[int, Candidate[R]] = {}
         self._known: dict[int, tuple[Stack, R]] = {}
+        self._covering: dict[frozenset[int], list[Candidate[R]]] = {}
         self._pending: Candidate[R] | None = None
 
     # --- the moves, indexed by the cells they change ----------------------------------------
@@ -190,6 +191,13 @@ class Expectations(Generic[R]):
         AI's move waits, its candidate comes first, and a reply only if it changes
         every cell of D that the AI's move does not.
         """
+        key = frozenset(cells)
+        known = self._covering.get(key)
+        if known is None:
+            known = self._covering[key] = self._cover(key)
+        return known
+
+    def _cover(self, cells: frozenset[int]) -> list[Candidate[R]]:
         wanted = set(cells)
         found: list[Candidate[R]] = []
         if self.pending is not None:

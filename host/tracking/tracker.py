@@ -168,8 +168,9 @@ class Tracker(Generic[R]):
             if not held:
                 continue
             top = held[-1]
-            landings = [(c, j) for c in consistent if cell in c.changed for j in self._landings(c, cell, top)]
-            if any(reading[j] == c.reading[j] for c, j in landings):
+            landings = [(c, j) for c in consistent if cell in c.after for j in self._landings(c, cell, top)]
+            reading_of = expect.reading_of_stack
+            if any(reading[j] == reading_of(c.after[j]) for c, j in landings):
                 continue  # already put down where a legal move takes it: not in the hand any more
             lifted[cell] = frozenset(j for _, j in landings)
         done = set(differing)
