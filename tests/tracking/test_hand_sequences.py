@@ -155,20 +155,30 @@ def landing(game_id: str, text: str, origin: str) -> str | None:
     return match.group(2)
 
 
-_TEXTS: dict[int, tuple[Any, list[str]]] = {}
+_MOVES: dict[int, tuple[Any, list[tuple[str, set[str]]]]] = {}
+
+
+def legal_changes(game: Game[Any, Any], pos: Any) -> list[tuple[str, set[str]]]:
+    """Each legal move's text and the cells it changes (kept per position: the checks run every step)."""
+    kept = _MOVES.get(id(pos))
+    if kept is None or kept[0] is not pos:
+        names = game.geometry.names
+        found = [
+            (game.format_move(pos, m), {names[i] for i in game.changed_cells(pos, m)})
+            for m in game.legal_moves(pos)
+        ]
+        kept = _MOVES[id(pos)] = (pos, found)
+    return kept[1]
 
 
 def expected_targets(session: Session, origin: str) -> set[str]:
     """Where the legal moves that lift ``origin`` put its piece, among the moves that change every other
     cell the board differs at (a stone shot first limits where the queen may go)."""
-    game, pos = session.game, session.position
-    kept = _TEXTS.get(id(pos))
-    if kept is None or kept[0] is not pos:
-        kept = _TEXTS[id(pos)] = (pos, [(t, cells_of(game, pos, t)) for t in game.legal_texts(pos)])
+    game = session.game
     others = set(session.view().differing) - {origin}
     return {
         t
-        for text, changed in kept[1]
+        for text, changed in legal_changes(game, session.position)
         if others <= changed and (t := landing(game.id, text, origin)) is not None and t not in others
     }
 
@@ -176,11 +186,8 @@ def expected_targets(session: Session, origin: str) -> set[str]:
 def on_the_way(session: Session, differing: set[str]) -> set[str]:
     """The cells changed by the legal moves that change every cell the board differs at (where the turn
     under way may go on)."""
-    game, pos = session.game, session.position
-    names = game.geometry.names
     out: set[str] = set()
-    for move in game.legal_moves(pos):
-        changed = {names[i] for i in game.changed_cells(pos, move)}
+    for _, changed in legal_changes(session.game, session.position):
         if differing <= changed:
             out |= changed
     return out
