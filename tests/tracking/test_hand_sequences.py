@@ -223,6 +223,11 @@ def check_intent(session: Session, allowed: set[str]) -> None:
             assert all(cell in intent.sentence for cell in step.cells), (step, intent.sentence)
 
 
+def white_to_shoot_b8(board_id: str) -> tuple[Session, Hands]:
+    """Desdemona after a4-a6, White to move; the lights may concern a7-a9/b8, the move the test makes."""
+    return session_at(board_id, ["a4-a6"], allowed={"a7", "a9", "b8"})
+
+
 def answer_choice(session: Session, board: Hands, text: str) -> None:
     """Where the sensors cannot tell moves apart the player is asked: tap until ``text`` is shown, Confirm."""
     intent = session.intent
@@ -409,9 +414,7 @@ def test_a_phantom_on_a_far_cell_during_a_flip_four_turn_is_ignored(sensor: str)
 
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 def test_a_phantom_on_a_far_cell_during_a_desdemona_turn_is_ignored(sensor: str) -> None:
-    session, board = session_at(f"desdemona-{sensor}", ["a4-a6"])
-    game = session.game
-    board.allowed = cells_of(game, session.position, "a7-a9/b8")
+    session, board = white_to_shoot_b8(f"desdemona-{sensor}")
     board.lift("a7")
     board.phantom("j1", Thing("stone", 0))
     board.place("a9")
@@ -498,9 +501,7 @@ def test_a_flip_four_first_turn_of_two_pieces_put_right_is_the_one_left(sensor: 
 )
 def test_a_stone_of_the_wrong_colour_is_guided_to_be_turned_over_on_hall() -> None:
     """White shoots a White stone (it must be Black): a Hall board sees the colour."""
-    session, board = session_at("desdemona-hall", ["a4-a6"])
-    game = session.game
-    board.allowed = cells_of(game, session.position, "a7-a9/b8")
+    session, board = white_to_shoot_b8("desdemona-hall")
     board.move("a7", "a9")
     board.place("b8", Thing("stone", 1))
     board.wait(400)
@@ -697,9 +698,7 @@ def test_a_flip_four_two_piece_turn_in_either_order(sensor: str, order: str) -> 
 
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 def test_a_desdemona_stone_shot_before_the_queen_moves(sensor: str) -> None:
-    session, board = session_at(f"desdemona-{sensor}", ["a4-a6"])
-    game = session.game
-    board.allowed = cells_of(game, session.position, "a7-a9/b8")
+    session, board = white_to_shoot_b8(f"desdemona-{sensor}")
     board.place("b8", Thing("stone", 0))
     board.wait(400)  # the stone alone is no move yet
     board.move("a7", "a9")
