@@ -1,0 +1,886 @@
+"""Realistic hand sequences on every board build: orders of hands, slides, knocks, phantoms, mistakes put
+right, take-backs, captures with flips and ring transfers, multi-part turns, the AI's move made in another
+order, and every button in every kind of intent.
+
+Each case drives a Session with hand-made readings at explicit times (the board files' own sensor models,
+no firmware) and checks what a player would: exactly the expected moves are committed, the lights after
+each hand step are only on cells the expected move or the guidance concerns, a lifted piece lights exactly
+where the engine's legal moves put it (worked out here from the move texts), and the sentence always says
+something to do.  Cases marked xfail are bugs in the session core, described in their reason.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pytest
+
+from engines import registry
+from engines.game import Game
+from engines.physical import Thing
+from host.hardware.loading import load_board
+from host.hardware.sensing import Reading, SensorModel
+from host.session.intent import Kind, Lifted
+from host.session.session import Session, Settings
+from tests.tracking.test_session import Board, FirstMove
+
+REED_AND_HALL = ("reed", "hall")
+ALL_BOARDS = tuple(
+    f"{g}-{s}" for g in ("kingofrings", "desdemona", "spacetiles", "flipfour") for s in REED_AND_HALL
+)
+
+
+class Scripted(FirstMove):
+    """An opponent that plays the given moves in turn (then the first legal one)."""
+
+    def __init__(self, texts: Sequence[str]) -> None:
+        self.texts = list(texts)
+
+    def choose(self, game: Game[Any, Any], pos: Any) -> Any:
+        if self.texts:
+            return game.parse_move(pos, self.texts.pop(0))
+        return super().choose(game, pos)
+
+
+class Hands(Board):
+    """The test board, with the quick accidents of real hands and a check after every step."""
+
+    allowed: set[str]
+
+    def __init__(self, session: Session, model: SensorModel, allowed: Iterable[str] = ()) -> None:
+        self.allowed = set(allowed)
+        super().__init__(session, model)
+
+    checking = True
+
+    def send(self) -> None:
+        super().send()
+        if self.checking:
+            check_intent(self.session, self.allowed)
+
+    def _blip(self, cell: str, stack: list[Thing], ms: int) -> None:
+        """``cell`` reads ``stack`` for ``ms``: not a hand step, so the lights are checked only after."""
+        saved = self.stacks[cell]
+        self.stacks[cell] = stack
+        self.checking = False
+        self.send()
+        self.checking = True
+        self.t += ms
+        self.stacks[cell] = saved
+        self.send()
+
+    def knock(self, cell: str, ms: int, gap: int | None = None) -> None:
+        """The top object of ``cell`` leaves its sensor for ``ms`` and falls back (a neighbour knocked)."""
+        self.t += self.step if gap is None else gap
+        self._blip(cell, self.stacks[cell][:-1], ms)
+
+    def phantom(self, cell: str, thing: Thing, ms: int = 10) -> None:
+        """``cell`` reads ``thing`` for ``ms`` (a stray magnet, a bounce of the sensor)."""
+        self.t += self.step
+        self._blip(cell, [*self.stacks[cell], thing], ms)
+
+    def turn(self, cell: str) -> None:
+        """Lift the top object of ``cell`` and put it back the other side up."""
+        top = self.stacks[cell][-1]
+        assert top.colour is not None
+        self.lift(cell)
+        self.held.pop()
+        self.place(cell, Thing(top.kind, 1 - top.colour))
+
+    def put_stack(self, cell: str, things: Iterable[Thing]) -> None:
+        self.t += self.step
+        self.stacks[cell] = [*self.stacks[cell], *things]
+        self.send()
+
+    def take_stack(self, cell: str, count: int) -> list[Thing]:
+        self.t += self.step
+        stack = self.stacks[cell]
+        taken, self.stacks[cell] = stack[len(stack) - count :], stack[: len(stack) - count]
+        self.send()
+        return taken
+
+    def wait(self, ms: int) -> None:
+        super().wait(ms)
+        check_intent(self.session, self.allowed)
+
+    def press(self, button: str) -> None:
+        super().press(button)
+        check_intent(self.session, self.allowed)
+
+
+def session_at(
+    board_id: str,
+    texts: Sequence[str] = (),
+    ai_side: int | None = None,
+    opponent: Any = None,
+    allowed: Iterable[str] = (),
+) -> tuple[Session, Hands]:
+    """A session resumed at the position the move texts reach, on a board that shows it."""
+    spec = load_board(board_id)
+    model = SensorModel(spec)
+    game = registry.make(spec.game)
+    history = [game.start()]
+    for text in texts:
+        history.append(game.play_texts([text], history[-1]))
+    session = Session(
+        game,
+        model.reading_of,
+        Reading.EMPTY,
+        opponent=opponent or FirstMove(),
+        history=history,
+        moves=list(texts),
+        settings=Settings(ai_side=ai_side, think_in_background=False),
+    )
+    return session, Hands(session, model, allowed)
+
+
+def cells_of(game: Game[Any, Any], pos: Any, text: str) -> set[str]:
+    """The cells a move changes, by name."""
+    names = game.geometry.names
+    return {names[i] for i in game.changed_cells(pos, game.parse_move(pos, text))}
+
+
+def landing(game_id: str, text: str, origin: str) -> str | None:
+    """Where the move ``text`` puts the piece lifted from ``origin``, read from the notation (RULES.md)."""
+    if game_id == "spacetiles":
+        action = text.split(":")[1]
+        source, _, target = action.partition("-")
+        return target if target and source == origin else None
+    match = re.fullmatch(r"([a-j]\d+)[-x]([a-j]\d+)(?:[/x][a-j]\d+)?", text)
+    if match is None or match.group(1) != origin:
+        return None
+    return match.group(2)
+
+
+_MOVES: dict[int, tuple[Any, list[tuple[str, set[str]]]]] = {}
+
+
+def legal_changes(game: Game[Any, Any], pos: Any) -> list[tuple[str, set[str]]]:
+    """Each legal move's text and the cells it changes (kept per position: the checks run every step)."""
+    kept = _MOVES.get(id(pos))
+    if kept is None or kept[0] is not pos:
+        names = game.geometry.names
+        found = [
+            (game.format_move(pos, m), {names[i] for i in game.changed_cells(pos, m)})
+            for m in game.legal_moves(pos)
+        ]
+        kept = _MOVES[id(pos)] = (pos, found)
+    return kept[1]
+
+
+def expected_targets(session: Session, origin: str) -> set[str]:
+    """Where the legal moves that lift ``origin`` put its piece, among the moves that change every other
+    cell the board differs at (a stone shot first limits where the queen may go)."""
+    game = session.game
+    others = set(session.view().differing) - {origin}
+    return {
+        t
+        for text, changed in legal_changes(game, session.position)
+        if others <= changed and (t := landing(game.id, text, origin)) is not None and t not in others
+    }
+
+
+def on_the_way(session: Session, differing: set[str]) -> set[str]:
+    """The cells changed by the legal moves that change every cell the board differs at (where the turn
+    under way may go on)."""
+    out: set[str] = set()
+    for _, changed in legal_changes(session.game, session.position):
+        if differing <= changed:
+            out |= changed
+    return out
+
+
+def check_intent(session: Session, allowed: set[str]) -> None:
+    """What every step must give: a sentence to act on, lights only where the move or guidance concerns,
+    and a lifted piece's targets exactly where legal moves take it."""
+    intent = session.intent
+    game = session.game
+    assert intent.sentence.strip(), intent
+    if game.id == "kingofrings":
+        assert "turn over" not in intent.sentence.lower(), intent.sentence
+        assert all(light.meaning.value != "turn" for light in intent.scene.values()), intent.scene
+    differing = set(session.view().differing)
+    extra = set(intent.scene) - allowed - differing
+    if session.pending is None and intent.kind in (Kind.LIFTED, Kind.TURN_UNDER_WAY):
+        for cell in differing:  # a piece lifted from a cell may be guided to where its legal moves go
+            extra -= expected_targets(session, cell)
+    if extra and session.pending is None and intent.kind is Kind.TURN_UNDER_WAY:
+        extra -= on_the_way(session, differing)
+    if isinstance(intent, Lifted) and session.pending is None and len(intent.origins) == 1:
+        (origin,) = intent.origins
+        targets = {c for c, light in intent.scene.items() if light.meaning.value == "put"}
+        expected = expected_targets(session, origin)
+        if expected or differing <= {origin}:  # else no legal move explains the board: a hand at work
+            assert targets == expected, (origin, intent.sentence)
+            extra -= targets
+        assert origin in intent.sentence
+    assert not extra, (sorted(extra), intent.kind, intent.sentence)
+    for step in (getattr(intent, "step", None), *getattr(intent, "remaining", ())[:1]):
+        if step is not None:
+            assert all(cell in intent.sentence for cell in step.cells), (step, intent.sentence)
+
+
+def white_to_shoot_b8(board_id: str) -> tuple[Session, Hands]:
+    """Desdemona after a4-a6, White to move; the lights may concern a7-a9/b8, the move the test makes."""
+    return session_at(board_id, ["a4-a6"], allowed={"a7", "a9", "b8"})
+
+
+def answer_choice(session: Session, board: Hands, text: str) -> None:
+    """Where the sensors cannot tell moves apart the player is asked: tap until ``text`` is shown, Confirm."""
+    intent = session.intent
+    if intent.kind is not Kind.CHOOSE:
+        return
+    assert text in getattr(intent, "choices", ()), intent.sentence
+    for _ in range(len(getattr(intent, "choices", ()))):
+        if getattr(session.intent, "shown", "") == text:
+            break
+        cell = next(c for c in sorted(session.scene) if board.stacks[c])
+        board.lift(cell)
+        board.place(cell)
+        board.wait(300)
+    assert getattr(session.intent, "shown", "") == text, session.intent.sentence
+    board.press("confirm")
+
+
+def random_line(game: Game[Any, Any], plies: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    pos, texts = game.start(), []
+    for _ in range(plies):
+        if game.is_over(pos):
+            break
+        text = rng.choice(sorted(game.legal_texts(pos)))
+        after = game.play_texts([text], pos)
+        if game.is_over(after):
+            break
+        texts.append(text)
+        pos = after
+    return texts
+
+
+# --- a lifted piece's targets --------------------------------------------------------------------
+LIFT_BUGS = {
+    "kingofrings-reed": "a knight lifted where it could capture: the enemy knight on the landing square "
+    "reads "
+    "like the knight put down (tracker._progress drops the lift), so the intent is 'Finish your turn' or 'To "
+    "finish a1xa2' instead of Lifted, and the capture square is not lit green",
+    "flipfour-reed": "a lifted piece that another piece may jump over: tracker._landings counts the jumping "
+    "piece's landing (an equal Thing) as where the lifted piece goes, so b3 lights a4 (from c2-a4)",
+    "flipfour-hall": "as on reed: tracker._landings takes another piece's jump landing for the lifted "
+    "piece's",
+}
+LIFT_CASES = [
+    pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=LIFT_BUGS[b])) if b in LIFT_BUGS else b
+    for b in ALL_BOARDS
+]
+
+
+@pytest.mark.parametrize("board_id", LIFT_CASES)
+def test_a_lifted_piece_lights_exactly_where_legal_moves_put_it(board_id: str) -> None:
+    game = registry.make(board_id.split("-")[0])
+    checked = 0
+    for plies, seed in ((0, 0), (3, 1), (8, 2), (14, 3)):
+        texts = random_line(game, plies, seed)
+        session, board = session_at(board_id, texts)
+        pos = session.position
+        origins = sorted(
+            {m.group(1) for t in game.legal_texts(pos) if (m := re.match(r"(?:[a-i]\d:)?([a-j]\d+)[-x]", t))}
+        )
+        for origin in origins[:5]:
+            board.lift(origin)  # check_intent compares the lit targets with the legal landings
+            assert session.intent.kind is Kind.LIFTED, (texts, origin, session.intent)
+            board.place(origin)
+            board.wait(300)
+            assert session.moves == texts and session.intent.kind is Kind.YOUR_TURN
+            checked += 1
+    assert checked >= 5
+
+
+# --- slides ----------------------------------------------------------------------------------------
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_desdemona_queen_slid_at_150_ms_a_square_is_one_move(sensor: str) -> None:
+    session, board = session_at(f"desdemona-{sensor}")
+    game = session.game
+    board.allowed = {"a4", "a5", "a6"}
+    board.step = 150
+    board.lift("a4")
+    for cell in ("a5", "a6"):
+        board.place(cell)
+        if cell != "a6":
+            board.lift(cell)
+    board.wait(300)
+    assert session.moves == ["a4-a6"]
+    # White: a7 slid to a9 a square at a time, then the shot on b8.
+    pos = session.position
+    board.allowed = cells_of(game, pos, "a7-a9/b8") | {"a8"}
+    board.lift("a7")
+    board.place("a8")
+    board.lift("a8")
+    board.place("a9")
+    assert session.moves == ["a4-a6"]
+    board.place("b8", Thing("stone", 0))
+    board.wait(300)
+    if sensor == "reed":  # a queen and a stone read the same: a7-b8/a9 looks the same
+        assert session.intent.kind is Kind.CHOOSE
+        answer_choice(session, board, "a7-a9/b8")
+    assert session.moves == ["a4-a6", "a7-a9/b8"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_king_of_rings_holder_slid_over_the_square_between_is_its_jump(sensor: str) -> None:
+    """c3 holds two rings: it jumps exactly two squares.  Slid c3 -> c4 -> c5 at 150 ms a square."""
+    texts = ["b2-b3", "b6-b5", "b3-c3", "f6-f5"]
+    session, board = session_at(f"kingofrings-{sensor}", texts)
+    assert "c3-c5" in session.game.legal_texts(session.position)
+    board.allowed = {"c3", "c4"} | expected_targets(session, "c3")  # lit while the knight rests on c4
+    board.step = 150
+    board.lift("c3", 3)  # the knight with its two rings
+    board.place("c4")
+    board.place("c4")
+    board.place("c4")
+    board.lift("c4", 3)
+    for _ in range(3):
+        board.place("c5")
+    board.wait(300)
+    assert session.moves == [*texts, "c3-c5"]
+
+
+# --- knocks and phantoms ---------------------------------------------------------------------------
+KNOCK_WHILE_HELD = pytest.mark.xfail(
+    strict=True,
+    reason="evidence.MIN_TOUCH_MS is 40: a knock of 40-60 ms on the capture square while the capturer is in "
+    "the hand counts as 'emptied and refilled after the origin was lifted', and b3xa4 is committed on reed",
+)
+KNOCK_CASES = [
+    pytest.param(
+        sensor, ms, when, id=f"{when}-{ms}-{sensor}",
+        marks=KNOCK_WHILE_HELD if (sensor, when) == ("reed", "while_held") and ms >= 40 else (),
+    )
+    for sensor in REED_AND_HALL
+    for ms in (20, 40, 60)
+    for when in ("before_lift", "while_held")
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("sensor", "knock_ms", "when"), KNOCK_CASES)
+def test_a_knocked_enemy_knight_is_no_capture(sensor: str, knock_ms: int, when: str) -> None:
+    """Light's b3 (one ring) may capture a4 or jump to b4; a4 is knocked while b3 is lifted and held."""
+    texts = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]
+    session, board = session_at(f"kingofrings-{sensor}", texts)
+    game = session.game
+    board.allowed = cells_of(game, session.position, "b3-b4") | {"a4"}
+    if when == "before_lift":
+        board.knock("a4", knock_ms)
+        board.lift("b3")
+    else:
+        board.lift("b3")
+        board.knock("a4", knock_ms, gap=200)
+    board.wait(400)  # the knight is still in the hand
+    assert session.moves == texts, session.moves
+    board.place("b4")
+    board.wait(300)
+    assert session.moves == [*texts, "b3-b4"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_knocked_neighbour_while_a_queen_is_carried_changes_nothing(sensor: str) -> None:
+    texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    game = session.game
+    board.allowed = cells_of(game, session.position, "d7-c6/b7") | {"c7"}
+    board.lift("d7")
+    board.knock("c7", 30)
+    board.place("c6")
+    board.knock("c7", 50)
+    board.place("b7", Thing("stone", 1))
+    board.wait(300)
+    assert session.moves == [*texts, "d7-c6/b7"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_phantom_on_a_far_cell_during_a_flip_four_turn_is_ignored(sensor: str) -> None:
+    session, board = session_at(f"flipfour-{sensor}", ["c3"])
+    board.allowed = {"b2"}
+    board.place("b2", Thing("piece", 1))
+    board.phantom("e3", Thing("piece", 1))  # 10 ms: reads as the two-piece turn b2,e3
+    board.wait(300)
+    assert session.moves == ["c3"]
+    assert session.intent.kind is Kind.CONFIRM and "b2" in session.intent.sentence
+    board.press("confirm")
+    assert session.moves == ["c3", "b2"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_phantom_on_a_far_cell_during_a_desdemona_turn_is_ignored(sensor: str) -> None:
+    session, board = white_to_shoot_b8(f"desdemona-{sensor}")
+    board.lift("a7")
+    board.phantom("j1", Thing("stone", 0))
+    board.place("a9")
+    board.phantom("h2", Thing("stone", 0))  # h2 is a legal shot from a9: 10 ms is no shot
+    board.place("b8", Thing("stone", 0))
+    board.wait(300)
+    answer_choice(session, board, "a7-a9/b8")  # reed: a7-b8/a9 reads the same
+    assert session.moves == ["a4-a6", "a7-a9/b8"]
+
+
+def test_a_phantom_on_a_space_tiles_reed_board_does_not_answer_which_tile() -> None:
+    """A reed board cannot see tiles: c3:d2, c4:d2, ... read the same, the player is asked.  A 10 ms phantom
+    on another choice's tile cell is no tap; the player's own tap (a piece touched on e1) picks e1:d2."""
+    session, board = session_at("spacetiles-reed")
+    game = session.game
+    same = sorted(t for t in game.legal_texts(session.position) if t.endswith(":d2"))
+    board.allowed = {t.split(":")[0] for t in same} | {"d2"}
+    board.place("e1", Thing("tile", None))
+    board.place("d2", Thing("piece", 0))
+    board.wait(300)
+    assert session.intent.kind is Kind.CHOOSE
+    board.phantom("c3", Thing("piece", 0), ms=10)
+    board.place("e1", Thing("piece", 0))  # the tap: a piece touched on the tile just placed
+    board.lift("e1")
+    board.held.pop()
+    board.wait(300)
+    board.press("confirm")
+    assert session.moves == ["e1:d2"]
+
+
+# --- mistakes put right ------------------------------------------------------------------------------
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_king_of_rings_mistake_put_right_by_way_of_a_legal_square_commits_nothing(sensor: str) -> None:
+    session, board = session_at(f"kingofrings-{sensor}")
+    board.allowed = {"a1", "a3", "a2", "b1"}  # a1's knight may step to a2 or b1
+    board.move("a1", "a3")  # two squares: no knight without rings does that
+    board.wait(400)
+    assert session.intent.kind is Kind.MISTAKE and "a3" in session.intent.sentence
+    board.step = 150
+    board.move("a3", "a2")  # a1-a2 is a legal step: a half-way state on the way back
+    board.move("a2", "a1")
+    board.wait(400)
+    assert session.moves == [] and session.intent.kind is Kind.YOUR_TURN and session.scene == {}
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="guidance treats the knight put on a3's ring as a swap: 'take the piece off a3' (unnamed), then "
+    "'put a Light's knight on a1' from the hand and 'put a silver ring on a3' (the ring never left), "
+    "instead of 'move the Light's knight from a3 to a1'",
+)
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_king_of_rings_knight_put_on_a_wrong_square_is_guided_back_as_one_move(sensor: str) -> None:
+    session, board = session_at(f"kingofrings-{sensor}")
+    board.allowed = {"a1", "a3"}
+    board.move("a1", "a3")
+    board.wait(400)
+    intent = session.intent
+    assert intent.kind is Kind.MISTAKE
+    assert "knight" in intent.sentence and "a1" in intent.sentence and "a3" in intent.sentence
+    assert {c: light.meaning.value for c, light in intent.scene.items()} == {"a3": "lift", "a1": "put"}
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_flip_four_first_turn_of_two_pieces_put_right_is_the_one_left(sensor: str) -> None:
+    session, board = session_at(f"flipfour-{sensor}")
+    board.allowed = {"c3", "d3"}
+    board.place("c3", Thing("piece", 0))
+    board.place("d3", Thing("piece", 0))
+    board.wait(400)
+    assert session.intent.kind is Kind.MISTAKE and session.moves == []
+    board.lift("d3")
+    board.held.pop()
+    board.wait(400)
+    assert session.moves == ["c3"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="guidance pairs by reading, not by object: the White stone on b8 reads as White's queen, so it "
+    "says "
+    "'First move the white's queen from b8 to a7' (lower-cased colour too) and marks the real queen on a9 "
+    "wrong, instead of 'turn over the stone on b8 so that Black is up'",
+)
+def test_a_stone_of_the_wrong_colour_is_guided_to_be_turned_over_on_hall() -> None:
+    """White shoots a White stone (it must be Black): a Hall board sees the colour."""
+    session, board = white_to_shoot_b8("desdemona-hall")
+    board.move("a7", "a9")
+    board.place("b8", Thing("stone", 1))
+    board.wait(400)
+    intent = session.intent
+    assert intent.kind is Kind.MISTAKE and "b8" in intent.sentence and "turn" in intent.sentence.lower()
+    assert {c: light.meaning.value for c, light in intent.scene.items()} == {"b8": "turn"}
+    board.turn("b8")
+    board.wait(400)
+    assert session.moves == ["a4-a6", "a7-a9/b8"]
+
+
+def test_a_stone_of_the_wrong_colour_put_right_on_hall_is_the_move() -> None:
+    session, board = session_at("desdemona-hall", ["a4-a6"])
+    game = session.game
+    board.allowed = {
+        c
+        for t in game.legal_texts(session.position)
+        if t.startswith("a7-a9/")
+        for c in cells_of(game, session.position, t)
+    }
+    board.move("a7", "a9")
+    board.place("b8", Thing("stone", 1))
+    board.wait(400)
+    assert session.intent.kind is Kind.MISTAKE and "b8" in session.intent.sentence
+    assert session.moves == ["a4-a6"]
+    board.turn("b8")
+    board.wait(400)
+    assert session.moves == ["a4-a6", "a7-a9/b8"]
+
+
+# --- take-backs ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+@pytest.mark.parametrize(
+    ("game_id", "texts", "undo"),
+    [
+        ("desdemona", ["a4-a6"], [("a6", "a4")]),
+        ("kingofrings", ["a1-b1"], [("b1", "a1")]),
+        ("flipfour", ["c3", "b2,d4"], [("b2", None), ("d4", None)]),
+    ],
+)
+def test_a_take_back_by_hand_restores_the_previous_position(
+    sensor: str, game_id: str, texts: list[str], undo: list[tuple[str, str | None]]
+) -> None:
+    session, board = session_at(f"{game_id}-{sensor}", texts)
+    board.allowed = cells_of(session.game, session.history[-2], texts[-1])
+    for source, target in undo:
+        if game_id == "kingofrings":
+            board.lift(source)  # the knight only: its ring goes back by hand too
+            ring = board.stacks[source].pop()
+            board.stacks[target or source].insert(0, ring)
+            board.place(target or source)
+        elif target is None:
+            board.lift(source)
+            board.held.pop()
+        else:
+            board.move(source, target)
+    board.wait(400)
+    assert session.moves == texts[:-1]
+
+
+def test_a_desdemona_capture_taken_back_by_button_asks_for_the_stone_turned_back_on_reed() -> None:
+    texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7", "d7-c6xc8"]
+    session, board = session_at("desdemona-reed", texts)
+    board.allowed = {"c6", "c7", "c8", "d7"}
+    board.press("take_back")
+    assert session.moves == texts[:-1] and session.intent.kind is Kind.RESTORE
+    board.lift("c8")
+    board.held.pop()
+    board.move("c6", "d7")
+    board.wait(400)
+    # The board reads as the committed position, but the stone on c7 still shows Black: ask for it.
+    assert session.intent.kind is Kind.RESTORE, session.intent.sentence
+    assert "c7" in session.intent.sentence and "turn" in session.intent.sentence.lower()
+    board.turn("c7")
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN and session.moves == texts[:-1]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_flip_four_jump_taken_back_by_button_then_restored_by_hand(sensor: str) -> None:
+    texts = ["c3", "c4", "c3-c5"]
+    session, board = session_at(f"flipfour-{sensor}", texts)
+    board.allowed = {"c3", "c4", "c5"}
+    board.press("take_back")
+    assert session.moves == texts[:-1] and session.intent.kind is Kind.RESTORE
+    assert "c4" in session.intent.sentence
+    board.move("c5", "c3")
+    board.wait(400)
+    assert session.intent.kind is Kind.RESTORE, session.intent.sentence  # c4 shows Red still
+    board.turn("c4")
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN and session.moves == texts[:-1]
+    # Red's turn again: a piece on b2 is taken for Confirm.
+    board.place("b2", Thing("piece", 0))
+    board.wait(300)
+    board.press("confirm")
+    assert session.moves == [*texts[:-1], "b2"]
+
+
+# --- captures with flips and ring transfers --------------------------------------------------------
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+@pytest.mark.parametrize("order", ("queen_first", "stone_first"))
+def test_a_desdemona_capture_turns_the_stone_between(sensor: str, order: str) -> None:
+    texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    game = session.game
+    board.allowed = cells_of(game, session.position, "d7-c6xc8")
+    if order == "queen_first":
+        board.move("d7", "c6")
+        board.place("c8", Thing("stone", 0))
+    else:
+        board.place("c8", Thing("stone", 0))
+        board.move("d7", "c6")
+    board.wait(300)
+    assert session.moves == texts  # c7 still shows White
+    board.turn("c7")
+    board.wait(300)
+    answer_choice(session, board, "d7-c6xc8")  # d7-c8xc6 reads the same: the queen and stone alike
+    assert session.moves == [*texts, "d7-c6xc8"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="two candidates (d7-c6xc8, d7-c8xc6: queen and Black stone read alike) leave c7's turn as the "
+    "only step left, but with two candidates there is no 'todo': Hall lights c7 green and says 'put a Black "
+    "stone on a green cell'; reed lights nothing and says 'put a piece on a green cell'",
+)
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_desdemona_capture_asks_for_the_stone_between_to_be_turned(sensor: str) -> None:
+    texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    board.allowed = cells_of(session.game, session.position, "d7-c6xc8")
+    board.move("d7", "c6")
+    board.place("c8", Thing("stone", 0))
+    board.wait(300)
+    assert "c7" in session.intent.sentence and "turn" in session.intent.sentence.lower()
+    assert session.scene["c7"].meaning.value == "turn"
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+@pytest.mark.parametrize("order", ("mover_first", "captured_first", "rings_first"))
+def test_a_king_of_rings_capture_by_a_holder_takes_the_rings(sensor: str, order: str) -> None:
+    """b3 (Light, one ring) captures a4 (Dark, two rings): Dark's knight off, its rings under Light's."""
+    texts = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]
+    session, board = session_at(f"kingofrings-{sensor}", texts)
+    game = session.game
+    board.allowed = cells_of(game, session.position, "b3xa4")
+    if order == "mover_first":
+        mover = board.take_stack("b3", 2)
+        board.take_stack("a4", 1)  # Dark's knight into Dark's hand
+        board.put_stack("a4", mover)
+    elif order == "captured_first":
+        board.take_stack("a4", 1)
+        mover = board.take_stack("b3", 2)
+        board.put_stack("a4", mover)
+    else:  # Dark's knight off, Light's knight lifted off its ring, the ring put on a4, then the knight
+        board.take_stack("a4", 1)
+        knight = board.take_stack("b3", 1)
+        ring = board.take_stack("b3", 1)
+        board.put_stack("a4", ring)
+        board.put_stack("a4", knight)
+    board.wait(300)
+    assert session.moves == [*texts, "b3xa4"]
+
+
+# --- multi-part turns ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("order", ("tile_first", "piece_first"))
+def test_a_space_tiles_turn_on_hall_in_either_order(order: str) -> None:
+    session, board = session_at("spacetiles-hall")
+    board.allowed = {"e1", "d2"}
+    if order == "tile_first":
+        board.place("e1", Thing("tile", None))
+        board.place("d2", Thing("piece", 0))
+    else:
+        board.place("d2", Thing("piece", 0))
+        board.place("e1", Thing("tile", None))
+    board.wait(300)
+    assert session.moves == ["e1:d2"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+@pytest.mark.parametrize("order", ("b2_first", "d4_first"))
+def test_a_flip_four_two_piece_turn_in_either_order(sensor: str, order: str) -> None:
+    session, board = session_at(f"flipfour-{sensor}", ["c3"])
+    board.allowed = {"b2", "d4"}
+    cells = ["b2", "d4"] if order == "b2_first" else ["d4", "b2"]
+    board.place(cells[0], Thing("piece", 1))
+    board.wait(400)  # a pause between the two: the first alone waits for Confirm
+    assert session.intent.kind is Kind.CONFIRM
+    board.place(cells[1], Thing("piece", 1))
+    board.wait(300)
+    assert session.moves == ["c3", "b2,d4"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_desdemona_stone_shot_before_the_queen_moves(sensor: str) -> None:
+    session, board = white_to_shoot_b8(f"desdemona-{sensor}")
+    board.place("b8", Thing("stone", 0))
+    board.wait(400)  # the stone alone is no move yet
+    board.move("a7", "a9")
+    board.wait(300)
+    answer_choice(session, board, "a7-a9/b8")
+    assert session.moves == ["a4-a6", "a7-a9/b8"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="evidence order is used only for cells that must be touched: a7-b8/a9 (queen onto b8) is offered "
+    "as a choice although b8 was filled 400 ms before the queen left a7, which no hand can do",
+)
+def test_a_desdemona_stone_shot_first_on_reed_is_not_asked_about() -> None:
+    """Stone on b8 at t=60, then the queen a7 -> a9: the queen cannot have landed on b8 before it left a7."""
+    session, board = session_at("desdemona-reed", ["a4-a6"])
+    board.allowed = {"a7", "a9", "b8"}
+    board.place("b8", Thing("stone", 0))
+    board.wait(400)
+    board.move("a7", "a9")
+    board.wait(300)
+    assert session.moves == ["a4-a6", "a7-a9/b8"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="tracker._progress 'next' takes every cell a consistent move changes and is not done, including a "
+    "cell to be emptied: g10 (White's queen still on it) is lit green and the sentence says 'put a piece "
+    "on a "
+    "green cell', where g10-h10/j10 needs the queen taken off g10",
+)
+def test_a_cell_to_be_emptied_is_not_lit_as_a_put_on_reed() -> None:
+    session, board = session_at("desdemona-reed", ["a4-a6"])
+    board.stacks["h10"].append(Thing("stone", 0))
+    board.place("j10", Thing("stone", 0))
+    board.wait(400)
+    put = {c for c, light in session.scene.items() if light.meaning.value == "put"}
+    assert not put & {c for c, stack in board.stacks.items() if stack}, (session.intent.sentence, put)
+
+
+# --- the AI's move carried out in another order -------------------------------------------------------
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_the_ai_s_desdemona_move_with_the_stone_put_first(sensor: str) -> None:
+    session, board = session_at(
+        f"desdemona-{sensor}",
+        ["a4-a6"],
+        ai_side=1,
+        opponent=Scripted(["a7-a9/b8"]),
+        allowed={"a7", "a9", "b8"},
+    )
+    assert session.intent.kind is Kind.AI_MOVE
+    board.place("b8", Thing("stone", 0))
+    board.move("a7", "a9")
+    board.wait(300)
+    assert session.moves == ["a4-a6", "a7-a9/b8"]
+    assert session.intent.kind is Kind.YOUR_TURN
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_the_ai_s_king_of_rings_capture_made_captured_knight_first(sensor: str) -> None:
+    texts = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]
+    session, board = session_at(
+        f"kingofrings-{sensor}", texts, ai_side=0, opponent=Scripted(["b3xa4"]), allowed={"a4", "b3"}
+    )
+    assert session.intent.kind is Kind.AI_MOVE, session.intent
+    board.take_stack("a4", 1)
+    mover = board.take_stack("b3", 2)
+    board.put_stack("a4", mover)
+    board.wait(300)
+    assert session.moves == [*texts, "b3xa4"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_the_ai_s_flip_four_pair_placed_in_the_other_order(sensor: str) -> None:
+    session, board = session_at(
+        f"flipfour-{sensor}", ["c3"], ai_side=1, opponent=Scripted(["b2,d4"]), allowed={"b2", "d4"}
+    )
+    assert session.intent.kind is Kind.AI_MOVE
+    board.place("d4", Thing("piece", 1))
+    board.wait(400)  # d4 alone is a legal move too, but the AI's move is the pair
+    assert session.moves == ["c3"]
+    board.place("b2", Thing("piece", 1))
+    board.wait(300)
+    assert session.moves == ["c3", "b2,d4"]
+
+
+# --- every button in every kind ---------------------------------------------------------------------
+def _into(kind: Kind, board_id: str) -> tuple[Session, Hands, list[str]]:
+    """A session showing an intent of ``kind`` on ``board_id`` (a Desdemona or Flip Four board)."""
+    game_id = board_id.split("-")[0]
+    if game_id == "desdemona":
+        texts = ["a4-a6"]
+        session, board = session_at(
+            board_id,
+            texts,
+            ai_side=1 if kind is Kind.AI_MOVE else None,
+            allowed={"a7", "a9", "b8", "a10", "i9", "b2"},
+        )
+        if kind is Kind.LIFTED:
+            board.lift("a7")
+        elif kind is Kind.TURN_UNDER_WAY:
+            board.move("a7", "a9")
+            board.wait(300)
+        elif kind is Kind.MISTAKE:
+            board.stacks["i9"].append(Thing("stone", 0))  # where no White queen reaches: no move
+            board.place("b2", Thing("stone", 0))
+            board.wait(400)
+        elif kind is Kind.RESTORE:
+            board.press("take_back")
+            texts = []
+    else:
+        texts = ["c3"]
+        session, board = session_at(
+            board_id,
+            texts,
+            ai_side=1 if kind is Kind.AI_MOVE else None,
+            allowed={"a3", "b2", "c3", "c4", "c5"},
+        )
+        if kind is Kind.CONFIRM:
+            board.place("b2", Thing("piece", 1))
+            board.wait(300)
+        elif kind is Kind.LIFTED:
+            texts = ["c3", "c4"]  # Red to move: c3 may jump c4
+            session, board = session_at(board_id, texts, allowed={"c3", "c4", "c5"})
+            board.lift("c3")
+        elif kind is Kind.MISTAKE:
+            board.move("c3", "c4")
+            board.wait(400)
+        elif kind is Kind.RESTORE:
+            board.press("take_back")
+            texts = []
+        elif kind is Kind.TURN_UNDER_WAY:
+            texts = ["c3", "c4,d1", "c2"]
+            session, board = session_at(board_id, texts)
+            board.allowed = {"c1", "c2", "c3", "c4"}
+            board.lift("c4")
+            board.place("c1")
+            board.wait(300)
+    return session, board, texts
+
+
+KIND_CASES = [
+    (b, k)
+    for b in ("desdemona-reed", "desdemona-hall", "flipfour-reed", "flipfour-hall")
+    for k in (Kind.YOUR_TURN, Kind.LIFTED, Kind.TURN_UNDER_WAY, Kind.MISTAKE, Kind.AI_MOVE, Kind.RESTORE)
+] + [(b, Kind.CONFIRM) for b in ("flipfour-reed", "flipfour-hall")]
+NEW_GAME_IN_RESTORE = pytest.mark.xfail(
+    strict=True,
+    reason="New game while a take-back is being restored: _new_game computes the objects to put away "
+    "from the "
+    "committed position (already the start) instead of the board as believed (state.away), so the restore is "
+    "dropped and the board, still showing the taken-back move, commits it again as a new first move",
+)
+BUTTON_CASES = [
+    pytest.param(b, k, button, id=f"{button}-{b}-{k.value}", marks=NEW_GAME_IN_RESTORE)
+    if (k is Kind.RESTORE and button == "new_game")
+    else pytest.param(b, k, button, id=f"{button}-{b}-{k.value}")
+    for b, k in KIND_CASES
+    for button in ("confirm", "take_back", "new_game", "hint")
+]
+
+
+@pytest.mark.parametrize(("board_id", "kind", "button"), BUTTON_CASES)
+def test_every_button_in_every_kind_keeps_the_game_legal(board_id: str, kind: Kind, button: str) -> None:
+    session, board, _ = _into(kind, board_id)
+    if kind is Kind.TURN_UNDER_WAY and session.intent.kind is not kind:
+        pytest.fail(f"not under way: {session.intent}")
+    assert session.intent.kind is kind, session.intent
+    before = session.moves
+    board.press(button)
+    game = session.game
+    game.play_texts(session.moves)  # every committed move legal in turn (raises otherwise)
+    if button == "confirm":
+        expected = [*before, "b2"] if kind is Kind.CONFIRM else before
+        assert session.moves == expected
+    elif button == "new_game":
+        assert session.moves == [] and (session.intent.kind is Kind.RESTORE or not before)
+    elif button == "take_back":
+        assert session.moves == before[: max(0, len(before) - 1)]
+    else:
+        assert session.moves == before
+    board.press("confirm")  # a Confirm after the button takes nothing derived from before it
+    game.play_texts(session.moves)
+    if button != "confirm" and kind is not Kind.CONFIRM:
+        assert len(session.moves) <= len(before)
