@@ -458,15 +458,21 @@ def _new_game(ctx: Context, state: State, effects: list[Effect]) -> State:
         return state
     effects.append(NewGame())
     new = Log((log.history[0],), (), log.version + 1)
-    away = _away(ctx, log.position, new.position, RestoreReason.NEW_GAME)
+    away = _away(ctx, log.position, new.position, RestoreReason.NEW_GAME, state.away)
     return _prepared(ctx, _changed(state, new, away), effects)
 
 
-def _away(ctx: Context, left: Any, target: Any, reason: RestoreReason) -> Away | None:
-    """The objects of the position left behind, where they differ from the one to set up."""
+def _away(
+    ctx: Context, left: Any, target: Any, reason: RestoreReason, still: Away | None = None
+) -> Away | None:
+    """The objects believed on the board - the position left behind, or what an earlier restore had not put
+    back yet (``still``) - where they differ from the position to set up."""
     names = ctx.game.geometry.names
     old, new = ctx.game.cells(left), ctx.game.cells(target)
-    objects = {i: tuple(old[n]) for i, n in enumerate(names) if tuple(old[n]) != tuple(new[n])}
+    board = {i: tuple(old[n]) for i, n in enumerate(names)}
+    if still is not None:
+        board.update(still.objects)
+    objects = {i: stack for i, stack in board.items() if stack != tuple(new[names[i]])}
     return Away(reason, objects) if objects else None
 
 

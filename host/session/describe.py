@@ -219,7 +219,8 @@ def _mistake(ctx: Context, opening: str, steps: Sequence[Step], buttons: frozens
     for step in later:
         for cell in step.cells:
             scene.setdefault(cell, Light(Meaning.WRONG, Blink.STEADY, dim=True))
-    sentence = f"{opening} First {words.steps_words(ctx.game, [first]).lower()}" + _more(later, "to fix")
+    said = words.steps_words(ctx.game, [first])
+    sentence = f"{opening} First {said[0].lower()}{said[1:]}" + _more(later, "to fix")
     return Mistake(sentence, scene, buttons, step=first, later=later)
 
 

@@ -16,8 +16,8 @@ from engines.physical import Thing
 from host.session.script import Action, ScriptError
 from host.sim.rig import Rig
 
-TURN_S = 0.06  # a piece turned over is off its cell this long
-TAP_S = 0.08  # a tap: lifted and put straight back
+TURN_S = 0.12  # a piece turned over is off its cell this long (a hand takes longer than a knock)
+TAP_S = 0.15  # a tap: lifted and put straight back
 
 
 class Hands:

@@ -16,7 +16,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-MIN_TOUCH_MS = 40  # shorter than any hand lifting and putting back a piece; longer than a knock or phantom
+# Longer than a knock, a dropout or a phantom (20-60 ms); shorter than a hand lifting a piece and putting it
+# back, or turning it over (100 ms and more).
+MIN_TOUCH_MS = 70
 
 
 @dataclass(frozen=True)

@@ -169,9 +169,11 @@ class Tracker(Generic[R]):
                 continue
             top = held[-1]
             landings = [(c, j) for c in consistent if cell in c.after for j in self._landings(c, cell, top)]
-            reading_of = expect.reading_of_stack
-            if any(reading[j] == reading_of(c.after[j]) for c, j in landings):
-                continue  # already put down where a legal move takes it: not in the hand any more
+            reading_of, committed = expect.reading_of_stack, expect.reading
+            # Put down already where a legal move takes it, as far as the sensors can see (a knight on a
+            # knight reads the same before and after: it is still in the hand until that changes).
+            if any(reading[j] == reading_of(c.after[j]) != committed[j] for c, j in landings):
+                continue
             lifted[cell] = frozenset(j for _, j in landings)
         done = set(differing)
         following: frozenset[int] = frozenset()
@@ -188,17 +190,28 @@ class Tracker(Generic[R]):
         return Verdict(Seen.PROGRESS, choices=tuple(consistent), lifted=lifted, next=following, todo=todo)
 
     def _landings(self, c: Candidate[R], origin: int, top: Thing) -> list[int]:
-        """Where candidate ``c`` puts ``top``, lifted from ``origin`` (not where it turns a piece over)."""
+        """Where candidate ``c`` puts ``top``, lifted from ``origin``: not where it turns a piece over, and
+        nowhere if it only turns the piece on ``origin`` (a jump over it lands another piece like it)."""
         before = self.expect.stacks
+        if self._is_turn(before[origin], c.after[origin]):
+            return []
         out = []
         for j, stack in c.after.items():
             if j == origin or top not in stack or top in before[j]:
                 continue
-            old = before[j]
-            turned = len(old) == len(stack) and old[:-1] == stack[:-1] and old[-1].kind == top.kind
-            if not (turned and top.kind in self.expect.reversible):
+            if not self._is_turn(before[j], stack):
                 out.append(j)
         return out
+
+    def _is_turn(self, old: tuple[Thing, ...], new: tuple[Thing, ...]) -> bool:
+        """Whether ``new`` is ``old`` with its top object turned over."""
+        return (
+            len(old) == len(new) > 0
+            and old[:-1] == new[:-1]
+            and old[-1].kind == new[-1].kind
+            and old[-1].colour != new[-1].colour
+            and old[-1].kind in self.expect.reversible
+        )
 
     def remaining(
         self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
@@ -279,7 +292,7 @@ class Tracker(Generic[R]):
         off; a reversible object showing the wrong side is turned over.
         """
         expect = self.expect
-        stacks, reading_of = expect.stacks, expect.reading_of
+        stacks, reading_of, expected = expect.stacks, expect.reading_of, expect.reading
         differing = expect.differing(reading) if cells is None else cells
         missing: dict[int, tuple[Thing, ...]] = {}
         extra: list[int] = []
@@ -291,10 +304,10 @@ class Tracker(Generic[R]):
                 missing[cell] = held
             elif self._turned(cell, reading[cell]) is not None:
                 turns.append(Step(Do.TURN, cell, cell, (stacks[cell][-1],)))
-            elif stacks[cell]:
+            elif stacks[cell] and expected[cell] != expect.empty:
                 swaps.append(cell)
             else:
-                extra.append(cell)
+                extra.append(cell)  # on an empty cell, or on objects the sensors cannot feel (a ring)
         # What stands where another object should is taken off first; then the missing objects come back,
         # each from the nearest cell whose reading says it went there, or from the hand or the box.
         steps: list[Step[int]] = [Step(Do.REMOVE, cell, None, ()) for cell in swaps]

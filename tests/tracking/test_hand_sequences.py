@@ -261,20 +261,7 @@ def random_line(game: Game[Any, Any], plies: int, seed: int) -> list[str]:
 
 
 # --- a lifted piece's targets --------------------------------------------------------------------
-LIFT_BUGS = {
-    "kingofrings-reed": "a knight lifted where it could capture: the enemy knight on the landing square "
-    "reads "
-    "like the knight put down (tracker._progress drops the lift), so the intent is 'Finish your turn' or 'To "
-    "finish a1xa2' instead of Lifted, and the capture square is not lit green",
-    "flipfour-reed": "a lifted piece that another piece may jump over: tracker._landings counts the jumping "
-    "piece's landing (an equal Thing) as where the lifted piece goes, so b3 lights a4 (from c2-a4)",
-    "flipfour-hall": "as on reed: tracker._landings takes another piece's jump landing for the lifted "
-    "piece's",
-}
-LIFT_CASES = [
-    pytest.param(b, marks=pytest.mark.xfail(strict=True, reason=LIFT_BUGS[b])) if b in LIFT_BUGS else b
-    for b in ALL_BOARDS
-]
+LIFT_CASES = ALL_BOARDS
 
 
 @pytest.mark.parametrize("board_id", LIFT_CASES)
@@ -348,16 +335,8 @@ def test_a_king_of_rings_holder_slid_over_the_square_between_is_its_jump(sensor:
 
 
 # --- knocks and phantoms ---------------------------------------------------------------------------
-KNOCK_WHILE_HELD = pytest.mark.xfail(
-    strict=True,
-    reason="evidence.MIN_TOUCH_MS is 40: a knock of 40-60 ms on the capture square while the capturer is in "
-    "the hand counts as 'emptied and refilled after the origin was lifted', and b3xa4 is committed on reed",
-)
 KNOCK_CASES = [
-    pytest.param(
-        sensor, ms, when, id=f"{when}-{ms}-{sensor}",
-        marks=KNOCK_WHILE_HELD if (sensor, when) == ("reed", "while_held") and ms >= 40 else (),
-    )
+    pytest.param(sensor, ms, when, id=f"{when}-{ms}-{sensor}")
     for sensor in REED_AND_HALL
     for ms in (20, 40, 60)
     for when in ("before_lift", "while_held")
@@ -460,16 +439,10 @@ def test_a_king_of_rings_mistake_put_right_by_way_of_a_legal_square_commits_noth
     assert session.moves == [] and session.intent.kind is Kind.YOUR_TURN and session.scene == {}
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="guidance treats the knight put on a3's ring as a swap: 'take the piece off a3' (unnamed), then "
-    "'put a Light's knight on a1' from the hand and 'put a silver ring on a3' (the ring never left), "
-    "instead of 'move the Light's knight from a3 to a1'",
-)
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 def test_a_king_of_rings_knight_put_on_a_wrong_square_is_guided_back_as_one_move(sensor: str) -> None:
     session, board = session_at(f"kingofrings-{sensor}")
-    board.allowed = {"a1", "a3"}
+    board.allowed = {"a1", "a3", "a2", "b1"}  # a2 and b1: where the lifted knight may step (lit while held)
     board.move("a1", "a3")
     board.wait(400)
     intent = session.intent
@@ -845,17 +818,8 @@ KIND_CASES = [
     for b in ("desdemona-reed", "desdemona-hall", "flipfour-reed", "flipfour-hall")
     for k in (Kind.YOUR_TURN, Kind.LIFTED, Kind.TURN_UNDER_WAY, Kind.MISTAKE, Kind.AI_MOVE, Kind.RESTORE)
 ] + [(b, Kind.CONFIRM) for b in ("flipfour-reed", "flipfour-hall")]
-NEW_GAME_IN_RESTORE = pytest.mark.xfail(
-    strict=True,
-    reason="New game while a take-back is being restored: _new_game computes the objects to put away "
-    "from the "
-    "committed position (already the start) instead of the board as believed (state.away), so the restore is "
-    "dropped and the board, still showing the taken-back move, commits it again as a new first move",
-)
 BUTTON_CASES = [
-    pytest.param(b, k, button, id=f"{button}-{b}-{k.value}", marks=NEW_GAME_IN_RESTORE)
-    if (k is Kind.RESTORE and button == "new_game")
-    else pytest.param(b, k, button, id=f"{button}-{b}-{k.value}")
+    pytest.param(b, k, button, id=f"{button}-{b}-{k.value}")
     for b, k in KIND_CASES
     for button in ("confirm", "take_back", "new_game", "hint")
 ]

@@ -32,7 +32,7 @@ class FirstMove:
 class Board:
     """A board of object stacks that a test moves by hand, each action taking ``step`` ms."""
 
-    def __init__(self, session: Session, model: SensorModel, step: int = 60) -> None:
+    def __init__(self, session: Session, model: SensorModel, step: int = 80) -> None:
         self.session = session
         self.model = model
         self.game = session.game

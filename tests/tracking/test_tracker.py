@@ -209,6 +209,6 @@ def test_a_take_back_on_reed_asks_for_the_stones_to_be_turned_back() -> None:
     )
     assert {(s.do, NAMES[s.target or 0]) for s in left} == {(Do.TURN, "b2"), (Do.TURN, "c2")}
     turned = touches(
-        DESDEMONA, ("a2", 0, 200), ("a1", 0, 200), ("d2", 0, 200), ("b2", 300, 360), ("c2", 400, 460)
+        DESDEMONA, ("a2", 0, 200), ("a1", 0, 200), ("d2", 0, 200), ("b2", 300, 400), ("c2", 400, 500)
     )
     assert back.restore(away, reading, turned, 900) == ()

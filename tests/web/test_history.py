@@ -32,9 +32,7 @@ def test_a_past_game_is_listed_and_replayed_move_by_move_then_the_live_game_retu
     game = registry.make("flipfour")
     texts = finished(game, 3)
     record = tmp_path / "past.txt"
-    record.write_text(
-        Record("flipfour", ("Ann", "Bob"), (), texts, {}).to_text()
-    )
+    record.write_text(Record("flipfour", ("Ann", "Bob"), (), texts, {}).to_text())
     store = tmp_path / "flipfour.journal"  # the store `served` plays with
     imported = subprocess.run(
         [sys.executable, "-m", "host.cli", "history", "--journal", str(store), "import", str(record)],
