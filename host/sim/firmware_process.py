@@ -17,7 +17,6 @@ host) come back through a second pipe as RGB colours.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -27,12 +26,12 @@ import sys
 import sysconfig
 import tempfile
 import threading
-import tty
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import firmware
+from host.sim.serial_pty import SerialPty
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
 SIM_MAIN = FIRMWARE_DIR / "sim" / "sim_main.py"
@@ -84,8 +83,12 @@ def _check_matrix(values: Sequence[Sequence[Any]], rows: int, cols: int, what: s
         raise ValueError(f"{what}: expected {rows} rows of {cols} values")
 
 
-def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> bytes:
-    """The wiring message for a diode matrix: switch (r, c) closed when matrix[r][c]."""
+Switches = list[tuple[int, int]]  # (row GPIO, mask of the column GPIOs its closed switches join)
+Muxes = tuple[int, list[int], list[tuple[int, list[int]]]]  # ADC GPIO, S0..S3, (enable GPIO, 16 values)
+
+
+def digital_switches(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> Switches:
+    """A diode matrix as the chip feels it: switch (r, c) closed when matrix[r][c]."""
     rows, cols = _shape(config)
     row_pins = _pins(config, "row_pins", rows)
     col_pins = _pins(config, "col_pins", cols)
@@ -94,12 +97,12 @@ def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) 
     for r, row in enumerate(matrix):
         mask = sum(1 << col_pins[c] for c, on in enumerate(row) if on)
         if mask:
-            closed.append(struct.pack("<BI", row_pins[r], mask))
-    return b"D" + bytes([len(closed)]) + b"".join(closed)
+            closed.append((row_pins[r], mask))
+    return closed
 
 
-def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> bytes:
-    """The wiring message for multiplexed sensors: values[mux][channel] in read_u16 units."""
+def analog_muxes(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> Muxes:
+    """Multiplexed sensors as the chip feels them: values[mux][channel] in read_u16 units."""
     rows, cols = _shape(config)
     select = _pins(config, "mux_select_pins", 4)
     enable = _pins(config, "mux_enable_pins", rows)
@@ -109,14 +112,37 @@ def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) ->
     if cols > _CHANNELS:
         raise FirmwareProcessError(f"board config cols: a multiplexer has {_CHANNELS} channels, got {cols}")
     _check_matrix(values, rows, cols, "set_analog")
-    out = bytearray(b"A" + bytes([adc_pin, *select, rows]))
+    muxes = []
     for m, channels in enumerate(values):
         for value in channels:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _ADC_MAX:
                 raise ValueError(f"set_analog: {value!r} is not an ADC value 0..{_ADC_MAX}")
-        padded = [*channels, *([0] * (_CHANNELS - cols))]
-        out += bytes([enable[m]]) + struct.pack(f"<{_CHANNELS}H", *padded)
+        muxes.append((enable[m], [*channels, *([0] * (_CHANNELS - cols))]))
+    return adc_pin, select, muxes
+
+
+def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> bytes:
+    """The wiring message for a diode matrix (see sim_main.py)."""
+    closed = digital_switches(config, matrix)
+    return b"D" + bytes([len(closed)]) + b"".join(struct.pack("<BI", row, mask) for row, mask in closed)
+
+
+def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> bytes:
+    """The wiring message for multiplexed sensors (see sim_main.py)."""
+    adc_pin, select, muxes = analog_muxes(config, values)
+    out = bytearray(b"A" + bytes([adc_pin, *select, len(muxes)]))
+    for enable, channels in muxes:
+        out += bytes([enable]) + struct.pack(f"<{_CHANNELS}H", *channels)
     return bytes(out)
+
+
+def empty_board(config: Mapping[str, Any]) -> list[list[int]]:
+    """Nothing on the board: every switch open, every Hall sensor at its calibrated zero."""
+    rows, cols = _shape(config)
+    if config.get("sensor") != "hall_analog":
+        return [[0] * cols for _ in range(rows)]
+    zero = (config.get("calibration") or {}).get("zero") or [32768] * (rows * cols)
+    return [list(zero[r * cols : (r + 1) * cols]) for r in range(rows)]
 
 
 class FirmwareProcess:
@@ -134,8 +160,7 @@ class FirmwareProcess:
         self._heap_size = heap_size
         self._interpreter = micropython_executable()
         self._workdir: tempfile.TemporaryDirectory[str] | None = None
-        self._master = -1
-        self._slave = -1
+        self._pty: SerialPty | None = None
         self.port = ""
         self._proc: subprocess.Popen[bytes] | None = None
         self._feed = -1
@@ -151,21 +176,17 @@ class FirmwareProcess:
             raise FirmwareProcessError("already started")
         self._workdir = tempfile.TemporaryDirectory(prefix="magboard-pico-")
         (Path(self._workdir.name) / "board_config.json").write_text(json.dumps(self.config), encoding="utf-8")
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        flags = fcntl.fcntl(self._master, fcntl.F_GETFL)
-        fcntl.fcntl(self._master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-        self.port = os.ttyname(self._slave)
+        self._pty = SerialPty()
+        self.port = self._pty.port
         self._spawn()
         return self
 
     def close(self) -> None:
         """Stop the firmware and remove its pseudo-terminal."""
         self.kill()
-        for fd in (self._master, self._slave):
-            if fd >= 0:
-                os.close(fd)
-        self._master = self._slave = -1
+        if self._pty is not None:
+            self._pty.close()
+            self._pty = None
         if self._workdir is not None:
             self._workdir.cleanup()
             self._workdir = None
@@ -195,7 +216,8 @@ class FirmwareProcess:
         if self._workdir is None:
             raise FirmwareProcessError("not started")
         self.kill()
-        self._discard_host_bytes()
+        assert self._pty is not None
+        self._pty.discard_host_bytes()
         self._spawn()
 
     @property
@@ -230,20 +252,19 @@ class FirmwareProcess:
 
     def inject(self, data: bytes) -> None:
         """Put bytes on the line towards the host as if the device had sent them (noise)."""
-        if self._master < 0:
+        if self._pty is None:
             raise FirmwareProcessError("not started")
-        os.write(self._master, data)
+        self._pty.inject(data)
 
     # --- internals ------------------------------------------------------------------------
 
     def _initial_wiring(self) -> bytes:
         """Nothing on the board: switches open, Hall sensors at their calibrated zero."""
         try:
-            rows, cols = _shape(self.config)
+            board = empty_board(self.config)
             if self.config.get("sensor") != "hall_analog":
-                return encode_digital(self.config, [[False] * cols for _ in range(rows)])
-            zero = (self.config.get("calibration") or {}).get("zero") or [32768] * (rows * cols)
-            return encode_analog(self.config, [zero[r * cols : (r + 1) * cols] for r in range(rows)])
+                return encode_digital(self.config, [[bool(v) for v in row] for row in board])
+            return encode_analog(self.config, board)
         except (FirmwareProcessError, ValueError, TypeError, AttributeError):
             return b"D\x00"  # a config the firmware will refuse: nothing wired
 
@@ -253,16 +274,8 @@ class FirmwareProcess:
             with contextlib.suppress(BrokenPipeError):  # the firmware died; the next boot gets the wiring
                 os.write(self._feed, message)
 
-    def _discard_host_bytes(self) -> None:
-        while True:
-            try:
-                if not os.read(self._master, 4096):
-                    return
-            except (BlockingIOError, OSError):
-                return
-
     def _spawn(self) -> None:
-        assert self._workdir is not None
+        assert self._workdir is not None and self._pty is not None
         feed_read, self._feed = os.pipe()
         led_read, led_write = os.pipe()
         os.write(self._feed, self._wiring)
@@ -278,8 +291,8 @@ class FirmwareProcess:
                     str(feed_read),
                     str(led_write),
                 ],
-                stdin=self._master,
-                stdout=self._master,
+                stdin=self._pty.master,
+                stdout=self._pty.master,
                 stderr=stderr,
                 cwd=self._workdir.name,
                 pass_fds=(feed_read, led_write),
