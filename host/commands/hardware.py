@@ -65,7 +65,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     a.set_defaults(run=run_selftest)
 
 
-
 def run_list(args: argparse.Namespace) -> int:
     for board_id in board_ids():
         board = board_argument(board_id)

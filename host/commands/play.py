@@ -48,7 +48,13 @@ from host.web.server import PageServer, WebError
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
-    BoardFileError, JournalError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
+    BoardFileError,
+    JournalError,
+    ValueError,
+    TimeoutError,
+    FirmwareProcessError,
+    DriverError,
+    LinkError,
     WebError,
 )
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long

@@ -23,7 +23,6 @@ from host.hardware.sensing import CellReadings, Reading, SensorModel, SnapshotEr
 from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import Expectation, LinkError
 
-READY_S = 10.0
 POLL_S = 0.005
 WALK_COLOUR: RGB = (255, 255, 255)
 PLACE_COLOUR: RGB = (0, 255, 0)  # green: put a piece here (the session's meaning too)
@@ -55,10 +54,10 @@ def run_checks(bench: Bench) -> Report:
 def check_link(bench: Bench) -> CheckResult:
     """HELLO within a few seconds, the firmware this host ships, the board expected, a ping back."""
     try:
-        hello = bench.link.wait_ready(READY_S)
+        hello = bench.link.wait_ready(bench.ready_s)
     except TimeoutError as exc:
         why = bench.trouble.last or str(exc)
-        return failed(LINK, f"no board answered on {bench.where} within {READY_S:g} s: {why}")
+        return failed(LINK, f"no board answered on {bench.where} within {bench.ready_s:g} s: {why}")
     problems = []
     shipped = shipped_version()
     running = version_text(hello.firmware)

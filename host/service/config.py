@@ -143,7 +143,7 @@ def parse_config(text: str, source: str = "config") -> ServiceConfig:
     if page is not None:
         host, colon, port = page.rpartition(":")
         if not colon or not host.strip("[]") or not port.isdigit() or not 0 < int(port) < 65536:
-            problems.append(f"page: must be ADDRESS:PORT such as \"127.0.0.1:8765\", got {page!r}")
+            problems.append(f'page: must be ADDRESS:PORT such as "127.0.0.1:8765", got {page!r}')
         else:
             values["page"] = page
 

@@ -52,6 +52,8 @@ def hand_actions(
         rng.shuffle(turns)
         rng.shuffle(removes)
     # Carried objects: lift each from its cell before placing it anywhere (placing names the object).
-    return [*removes, *lifts, *places, *turns] if rng is None or rng.random() < 0.5 else [
-        *lifts, *removes, *turns, *places
-    ]
+    return (
+        [*removes, *lifts, *places, *turns]
+        if rng is None or rng.random() < 0.5
+        else [*lifts, *removes, *turns, *places]
+    )

@@ -229,8 +229,10 @@ class Session:
     def _take_back(self) -> None:
         """Back to the player's previous turn; the LEDs then guide the board back."""
         plies = 1
-        while plies < len(self.moves) and self.settings.ai_side is not None and (
-            self.game.to_move(self.history[-1 - plies]) == self.settings.ai_side
+        while (
+            plies < len(self.moves)
+            and self.settings.ai_side is not None
+            and (self.game.to_move(self.history[-1 - plies]) == self.settings.ai_side)
         ):
             plies += 1
         if plies > len(self.moves):

@@ -117,7 +117,9 @@ class EmulatedPico:
         self._on_leds = on_leds
         self._deployed = deployed
         configured = self.config.get("led_pin")
-        self._led_pin = led_pin if led_pin is not None else configured if isinstance(configured, int) else None
+        if led_pin is None and isinstance(configured, int):
+            led_pin = configured
+        self._led_pin = led_pin
         self._workdir: tempfile.TemporaryDirectory[str] | None = None
         self._pty: SerialPty | None = None
         self.port = ""
@@ -201,7 +203,7 @@ class EmulatedPico:
         return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
     def wait_for(self, event: str, timeout: float, after: int = 0) -> dict[str, Any]:
-        """The first emulator event of this kind (``usb``, ``boot``, ``leds``, ...) from index ``after`` on."""
+        """The first emulator event of a kind (``usb``, ``boot``, ``leds``, ...) from index ``after`` on."""
         with self._event:
             found = self._event.wait_for(lambda: self._find(event, after) is not None, timeout)
             if not found:
@@ -273,7 +275,8 @@ class EmulatedPico:
         control = self._control
         if control is None:
             return
-        with self._send_lock, contextlib.suppress(OSError):  # the emulator died; the next boot gets the wiring
+        # An emulator that died misses the message; the next one starts with the wiring as it is.
+        with self._send_lock, contextlib.suppress(OSError):
             control.sendall(json.dumps(message).encode() + b"\n")
 
     def _spawn(self) -> None:

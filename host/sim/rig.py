@@ -1,7 +1,10 @@
 """The whole simulated board build: what stands in for the wood, the magnets and the Pico.
 
 A ``Rig`` joins a virtual board (objects with sensor physics) to the real
-firmware running under MicroPython on a pseudo-terminal: a feeder thread
+firmware running under MicroPython on a pseudo-terminal - the unix port with a
+simulated chip (``FirmwareProcess``), or with ``emulated=True`` the rp2 port on an
+emulated RP2040 (``EmulatedPico``, slower than a Pico: the link is given more
+time) - : a feeder thread
 samples the virtual sensors every millisecond, bounce and noise included, and
 wires the values into the simulated chip, as the real sensors would be felt by
 a real scan.  The host side then talks to ``rig.port`` exactly as it talks to a
@@ -13,12 +16,16 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from types import TracebackType
 
-from host.drivers.interfaces import monotonic_us
+from host.drivers.interfaces import RGB, LedStrip, monotonic_us
+from host.drivers.link_strip import LinkStrip
 from host.hardware.calibration import Calibration, from_frames
 from host.hardware.firmware_config import firmware_config
-from host.hardware.spec import BoardSpec
+from host.hardware.spec import LED_PICO, BoardSpec
+from host.link.device_link import SILENCE_TIMEOUT_S, DeviceLink
+from host.sim.emulated_pico import EmulatedPico
 from host.sim.firmware_process import FirmwareProcess
 from host.sim.virtual_board import SensorPhysics, VirtualBoard
 from host.sim.virtual_buttons import VirtualButtons
@@ -26,14 +33,51 @@ from host.sim.virtual_leds import VirtualStrip
 
 SAMPLE_S = 0.001
 CALIBRATION_FRAMES = 15
+READY_S = 10.0
+# The emulated RP2040 runs a fifth to a third as fast as a Pico: a heartbeat (1 s of its time) and
+# its boot take that much longer on the host's clock.
+EMULATED_SLOWDOWN = 10.0
+
+
+class MirroredStrip:
+    """The session's LED frames to the Pico over the link, and recorded on the rig's virtual strip."""
+
+    def __init__(self, record: VirtualStrip, link_strip: LinkStrip) -> None:
+        self.record = record
+        self.link_strip = link_strip
+
+    @property
+    def count(self) -> int:
+        return self.record.count
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        self.record.show(frame)
+        self.link_strip.show(frame)
+
+    def close(self) -> None:
+        self.link_strip.close()
+        self.record.close()
 
 
 class Rig:
-    def __init__(self, board: BoardSpec, *, seed: int = 0, physics: SensorPhysics | None = None) -> None:
+    def __init__(
+        self,
+        board: BoardSpec,
+        *,
+        seed: int = 0,
+        physics: SensorPhysics | None = None,
+        emulated: bool = False,
+    ) -> None:
         self.board = board
         self.clock = monotonic_us
         self.virtual = VirtualBoard(board, self.clock, seed=seed, physics=physics)
-        self.firmware = FirmwareProcess(firmware_config(board, self._calibrate()))
+        config = firmware_config(board, self._calibrate())
+        self.emulated = emulated
+        self.firmware: FirmwareProcess | EmulatedPico
+        self.firmware = EmulatedPico(config) if emulated else FirmwareProcess(config)
+        self.slowdown = EMULATED_SLOWDOWN if emulated else 1.0  # the host waits this many times longer
+        self.ready_s = READY_S * self.slowdown  # how long the firmware may take to boot and answer
+        self.silence_timeout_s = SILENCE_TIMEOUT_S * self.slowdown  # for the host's DeviceLink
         self.leds = VirtualStrip(board.leds, self.clock)
         self.buttons = VirtualButtons(self.clock)
         self.lock = threading.Lock()  # held while hands change the virtual board
@@ -54,6 +98,13 @@ class Rig:
     @property
     def port(self) -> str:
         return self.firmware.port
+
+    def strip_for(self, link: DeviceLink) -> LedStrip:
+        """The LED chain the session drives: the virtual strip, or for a chain the emulated Pico
+        drives, frames over the link to it (recorded on the virtual strip as well)."""
+        if self.emulated and self.board.leds.driver == LED_PICO:
+            return MirroredStrip(self.leds, LinkStrip(link, self.board.leds))
+        return self.leds
 
     def start(self) -> Rig:
         self.firmware.start()

@@ -70,9 +70,7 @@ class Tracker(Generic[R]):
         if reading == self.expect.reading and not touched_set:
             return Verdict(IN_SYNC)  # nothing happened: no need to look at the candidates
         differing = self.expect.differing(reading)
-        matches = [
-            c for c in self.expect.exact(reading) if c.changed and c.must_touch <= touched_set
-        ]
+        matches = [c for c in self.expect.exact(reading) if c.changed and c.must_touch <= touched_set]
         if matches:
             return self._choose(matches, touched_set)
         if not differing:
@@ -188,9 +186,7 @@ class Tracker(Generic[R]):
         wrong = [i for i, (e, r) in pairs if empty not in (e, r) and e != r]
         steps: list[Step] = []
         while missing and extra:
-            _, source, target = min(
-                (self.geometry.distance(x, m), x, m) for x in extra for m in missing
-            )
+            _, source, target = min((self.geometry.distance(x, m), x, m) for x in extra for m in missing)
             steps.append(Step("move", source, target))
             extra.remove(source)
             missing.remove(target)
