@@ -13,8 +13,9 @@ from host.link.device_link import DeviceLink
 class LinkStrip:
     """An LedStrip whose frames the firmware shows (board files with ``driver = "pico"``)."""
 
-    def __init__(self, link: DeviceLink, leds: LedSpec) -> None:
+    def __init__(self, link: DeviceLink, leds: LedSpec, timeout: float = 1.0) -> None:
         self.link = link
+        self.timeout = timeout  # for the Pico's answer to each frame
         self.shaper = OutputShaper(leds)
         self._count = leds.count
 
@@ -24,7 +25,7 @@ class LinkStrip:
 
     def show(self, frame: Sequence[RGB]) -> None:
         check_frame(frame, self._count)
-        self.link.send_leds(self.shaper.shape(frame))
+        self.link.send_leds(self.shaper.shape(frame), timeout=self.timeout)
 
     def close(self) -> None:
         self.show([(0, 0, 0)] * self._count)

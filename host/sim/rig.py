@@ -103,7 +103,7 @@ class Rig:
         """The LED chain the session drives: the virtual strip, or for a chain the emulated Pico
         drives, frames over the link to it (recorded on the virtual strip as well)."""
         if self.emulated and self.board.leds.driver == LED_PICO:
-            return MirroredStrip(self.leds, LinkStrip(link, self.board.leds))
+            return MirroredStrip(self.leds, LinkStrip(link, self.board.leds, timeout=self.slowdown))
         return self.leds
 
     def start(self) -> Rig:

@@ -1,0 +1,161 @@
+"""A game on every board build through the real pipeline with the firmware on the emulated Pico:
+virtual board -> emulated GPIOs and ADC -> MicroPython's rp2 port -> USB CDC on a pseudo-terminal
+-> pyserial link -> tracker -> session -> LEDs (over the link to the Pico's NeoPixels on the
+Pico-LED build, decoded back from its data pin).
+
+Each game has a mistake put right (a piece the person knocks off its cell or a stray object
+put down, shown as wrong, then undone), a take-back by hand after the AI replied, then play on
+against the AI."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines.physical import Thing
+from host.hardware.objects import colours_of
+from host.hardware.sensing import SensorModel
+from host.hardware.spec import LED_PICO
+from host.session.ai_opponent import AiOpponent
+from host.session.diff import hand_actions
+from host.session.journal import replay
+from host.session.session import Settings
+from host.session.setup import Table, open_simulated
+from host.sim.emulated_pico import EmulatedPico
+from host.sim.rig import EMULATED_SLOWDOWN
+from host.tracking.tracker import MISMATCH
+from tests.pipeline.player import Person
+
+# (game, board, plies played on after the take-back)
+CASES = [
+    ("kingofrings", "kingofrings-hall", 20),
+    ("kingofrings", "kingofrings-reed", 20),
+    ("desdemona", "desdemona-hall", 20),
+    ("desdemona", "desdemona-reed", 20),
+    ("spacetiles", "spacetiles-hall", 12),
+    ("spacetiles", "spacetiles-reed", 12),
+    ("flipfour", "flipfour-hall", 20),
+    ("flipfour", "flipfour-reed", 20),
+]
+
+
+def readings(model: SensorModel, cells: Mapping[str, Any]) -> dict[str, Any]:
+    return {name: model.reading_of(tuple(stack)) for name, stack in cells.items()}
+
+
+def a_mistake(table: Table) -> dict[str, tuple[Thing, ...]]:
+    """The board after a wrong action that no order of hands can turn into a move: a piece put on a
+    cell no legal move changes, or (where every cell can change) more objects put down than any
+    move puts, as the sensors tell."""
+    game, board, session = table.game, table.board, table.session
+    model = SensorModel(board)
+    now = {name: tuple(stack) for name, stack in game.cells(session.position).items()}
+    seen = readings(model, now)
+    told = [seen]
+    for move in game.legal_moves(session.position):
+        told.append(readings(model, game.cells(game.play(session.position, move))))
+    touched = {name for after in told for name in now if after[name] != seen[name]}
+    empty = [name for name in sorted(now) if not now[name]]
+    for source in sorted(name for name in now if now[name]):
+        for target in sorted(set(now) - touched - {source}):
+            wrong = {**now, source: now[source][:-1], target: now[target] + now[source][-1:]}
+            if readings(model, wrong)[target] != seen[target]:
+                return wrong
+    felt = [
+        (Thing(kind, colour),)
+        for kind, spec in sorted(board.objects.items())
+        for colour in colours_of(spec.role)
+        if model.reading_of((Thing(kind, colour),)) != model.reading_of(())
+    ]
+    thing = felt[0]
+    for size in (2, 3):
+        for chosen in itertools.combinations(empty[:12], size):
+            wrong = {**now, **{name: thing for name in chosen}}
+            if readings(model, wrong) not in told:
+                return wrong
+    raise AssertionError(f"no wrong action on {board.id} that its sensors can tell")
+
+
+def put_right(person: Person, wrong: dict[str, tuple[Thing, ...]]) -> None:
+    table = person.table
+    session, game = table.session, table.game
+    right = game.cells(session.position)
+
+    def shown() -> bool:
+        return any(light.blink == "fast" for light in session.scene.values())
+
+    person.act(hand_actions(right, wrong, person.rng))
+    person.serve(30.0, until=shown)
+    assert session.verdict is not None and session.verdict.kind == MISMATCH
+    assert shown(), "the mistake is not shown"
+    person.act(hand_actions(wrong, right, person.rng))
+    person.serve(30.0, until=lambda: not shown())
+    assert not shown() and session.moves == []
+
+
+def ai_turn(person: Person) -> None:
+    session, game = person.table.session, person.table.game
+    person.wait_for_ai()
+    if session.pending is not None:
+        ai_move = session.pending
+        changed = {
+            name
+            for name, stack in game.cells(game.play(session.position, ai_move)).items()
+            if stack != game.cells(session.position)[name]
+        }
+        lit = person.carry_out_ai_move()
+        assert changed <= lit, f"the AI's move {game.format_move(session.position, ai_move)} is not lit"
+
+
+def pico_frames_match_the_session(table: Table) -> None:
+    """Every frame the session sent reached the Pico's NeoPixels, in order, colour for colour."""
+    rig = table.rig
+    assert rig is not None and isinstance(rig.firmware, EmulatedPico)
+    sent = [list(shown.output) for shown in rig.leds.frames]
+    pico = rig.firmware
+    end = sent[-1]
+    Person(table).serve(10.0 * EMULATED_SLOWDOWN, until=lambda: len(pico.led_frames) >= len(sent))
+    decoded = [colours for _t, colours in pico.led_frames]
+    assert decoded, "no LED frame decoded from the Pico's data pin"
+    assert decoded[-1] == end
+    at = 0
+    for frame in decoded:  # the decoded frames are the sent ones, in order (none invented)
+        at = sent.index(frame, at)
+    assert len(decoded) == len(sent), f"{len(sent)} frames sent, {len(decoded)} shown"
+
+
+@pytest.mark.parametrize(("game_id", "board_id", "plies"), CASES)
+def test_a_game_on_the_emulated_pico(tmp_path: Path, game_id: str, board_id: str, plies: int) -> None:
+    rng = random.Random(11)
+    journal = tmp_path / "game.journal"
+    ai = AiOpponent(level=2, nodes=30, seed=1)
+    with open_simulated(
+        game_id, board_id=board_id, opponent=ai, settings=Settings(ai_side=1), journal_path=journal,
+        emulated=True,
+    ) as table:  # fmt: skip
+        person = Person(table, seed=5)
+        session, game = table.session, table.game
+        person.serve(0.5)
+        put_right(person, a_mistake(table))
+        assert session.moves == []
+        start = game.cells(session.position)
+        person.make(rng.choice(game.legal_moves(session.position)))
+        ai_turn(person)
+        assert len(session.moves) == 2
+        person.act(hand_actions(game.cells(session.position), start, person.rng))  # take both back by hand
+        person.serve(30.0, until=lambda: session.moves == [])
+        assert session.moves == []
+        while not game.is_over(session.position) and len(session.moves) < plies:
+            person.make(rng.choice(game.legal_moves(session.position)))
+            ai_turn(person)
+        assert table.play.bad_snapshots == 0
+        moves = list(session.moves)
+        if table.board.leds.driver == LED_PICO:
+            pico_frames_match_the_session(table)
+    assert moves, "no move was committed"
+    assert replay(journal).moves == moves
