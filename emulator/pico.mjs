@@ -410,6 +410,7 @@ class Pico {
       n += 1;
     }
     if (n) this.fromHost = this.fromHost.slice(n);
+    if (n && this.trace) this.control.send({ event: 'rx', t: this.clock.nanos, n });
   }
 
   /** Runs the chip up to the wall clock (never ahead of it), a batch at a time. */

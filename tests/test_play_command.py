@@ -65,8 +65,10 @@ def test_a_bad_script_names_the_line(tmp_path: Path) -> None:
     script.write_text("lift a4\nfly a6\n")
     result = run_cli("play", "desdemona", "--script", str(script), "--journal", str(tmp_path / "j"))
     assert result.returncode == 2
-    assert result.stderr.strip() == f"magboard play: {script}:line 2: 'fly a6': unknown action 'fly' " \
+    assert (
+        result.stderr.strip() == f"magboard play: {script}:line 2: 'fly a6': unknown action 'fly' "
         "(lift, place, remove, turn, slide, tap, wait, press, step)"
+    )
 
 
 def test_end_of_input_stops_cleanly(tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     deploy.add_argument("--calibration", type=Path, help='measured Hall zeros, JSON {"zero": [...]}')
     deploy.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
     deploy.add_argument(
-        "--wait", type=float, default=READY_S, metavar="SECONDS", help="how long the Pico may take to come back"
+        "--wait", type=float, default=READY_S, metavar="SECONDS", help="how long the Pico may take to boot"
     )
     deploy.set_defaults(run=run_deploy)
 

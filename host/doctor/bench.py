@@ -42,7 +42,7 @@ class Bench:
     make_buttons: Callable[[BoardSpec], Buttons]
     trouble: LinkTrouble = field(default_factory=LinkTrouble)
     rig: Rig | None = None
-    ready_s: float = 10.0  # how long the device may take to answer
+    slowdown: float = 1.0  # the device answers this many times slower than a Pico (an emulated one)
     _strip: LedStrip | None = None
     _buttons: Buttons | None = None
 
@@ -88,7 +88,7 @@ def simulated_bench(
         where = "the emulated Pico" if emulated else "the simulated board"
         bench = Bench(
             where, link, SimulatedTester(rig, out), board,
-            lambda _board: rig.strip_for(link), lambda _board: rig.buttons, trouble, rig, rig.ready_s,
+            lambda _board: rig.strip_for(link), lambda _board: rig.buttons, trouble, rig, rig.slowdown,
         )  # fmt: skip
         try:
             yield bench

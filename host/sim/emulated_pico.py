@@ -13,7 +13,8 @@ sets what each multiplexer channel gives the ADC. NeoPixel frames the firmware
 bit-bangs on its LED pin are decoded back into colours (``leds``, ``on_leds``).
 
 The filesystem starts as a littlefs image holding the firmware and ``board_config.json``
-(``deployed=True``, the quick way), or empty for a real deploy over ``port``. The flash
+(``deployed=True``, the quick way; ``boot_main=False`` leaves main.py out, so the REPL
+answers, for measurements), or empty for a real deploy over ``port``. The flash
 lives in a file for the emulator's lifetime, so ``restart`` and ``kill`` keep it.
 """
 
@@ -108,6 +109,7 @@ class EmulatedPico:
         *,
         on_leds: Callable[[list[Rgb]], None] | None = None,
         deployed: bool = True,
+        boot_main: bool = True,
         led_pin: int | None = None,
     ) -> None:
         reason = missing()
@@ -116,6 +118,7 @@ class EmulatedPico:
         self.config = dict(config)
         self._on_leds = on_leds
         self._deployed = deployed
+        self._boot_main = boot_main
         configured = self.config.get("led_pin")
         if led_pin is None and isinstance(configured, int):
             led_pin = configured
@@ -143,7 +146,10 @@ class EmulatedPico:
         self._pty = SerialPty()
         self.port = self._pty.port
         if self._deployed:
-            self._path("fs.img").write_bytes(filesystem_image(deployed_files(self.config)))
+            files = deployed_files(self.config)
+            if not self._boot_main:
+                del files["main.py"]
+            self._path("fs.img").write_bytes(filesystem_image(files))
         self._spawn()
         return self
 

@@ -14,6 +14,7 @@ link).  Nothing here knows the rules of any game.
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Sequence
@@ -24,12 +25,14 @@ from host.drivers.link_strip import LinkStrip
 from host.hardware.calibration import Calibration, from_frames
 from host.hardware.firmware_config import firmware_config
 from host.hardware.spec import LED_PICO, BoardSpec
-from host.link.device_link import SILENCE_TIMEOUT_S, DeviceLink
+from host.link.device_link import SILENCE_TIMEOUT_S, DeviceLink, LinkError
 from host.sim.emulated_pico import EmulatedPico
 from host.sim.firmware_process import FirmwareProcess
 from host.sim.virtual_board import SensorPhysics, VirtualBoard
 from host.sim.virtual_buttons import VirtualButtons
 from host.sim.virtual_leds import VirtualStrip
+
+log = logging.getLogger(__name__)
 
 SAMPLE_S = 0.001
 CALIBRATION_FRAMES = 15
@@ -40,11 +43,22 @@ EMULATED_SLOWDOWN = 10.0
 
 
 class MirroredStrip:
-    """The session's LED frames to the Pico over the link, and recorded on the rig's virtual strip."""
+    """The session's LED frames recorded on the rig's virtual strip and sent over the link to the
+    emulated Pico's NeoPixels, from a thread of their own: the emulated Pico takes a frame in
+    several times slower than a Pico, and the live loop must not wait for it. A frame still
+    waiting when a newer one comes is dropped, as a person would never see it; ``sent`` holds
+    the frames the Pico was sent, shaped as it got them."""
 
     def __init__(self, record: VirtualStrip, link_strip: LinkStrip) -> None:
         self.record = record
         self.link_strip = link_strip
+        self.sent: list[tuple[RGB, ...]] = []
+        self._latest: tuple[RGB, ...] | None = None
+        self._busy = False
+        self._closing = False
+        self._wake = threading.Condition()
+        self._sender = threading.Thread(target=self._send, name="pico-leds", daemon=True)
+        self._sender.start()
 
     @property
     def count(self) -> int:
@@ -52,9 +66,38 @@ class MirroredStrip:
 
     def show(self, frame: Sequence[RGB]) -> None:
         self.record.show(frame)
-        self.link_strip.show(frame)
+        with self._wake:
+            self._latest = tuple(frame)
+            self._wake.notify()
+
+    @property
+    def idle(self) -> bool:
+        """True when every frame shown has been sent (or dropped for a newer one)."""
+        with self._wake:
+            return self._latest is None and not self._busy
+
+    def _send(self) -> None:
+        while True:
+            with self._wake:
+                self._wake.wait_for(lambda: self._latest is not None or self._closing)
+                if self._latest is None:
+                    return
+                frame, self._latest = self._latest, None
+                self._busy = True
+            try:
+                self.link_strip.show(frame)
+                self.sent.append(tuple(self.link_strip.shaper.shape(frame)))
+            except LinkError as exc:
+                log.warning("an LED frame did not reach the emulated Pico: %s", exc)
+            finally:
+                with self._wake:
+                    self._busy = False
 
     def close(self) -> None:
+        with self._wake:
+            self._closing = True
+            self._wake.notify()
+        self._sender.join(timeout=30.0)
         self.link_strip.close()
         self.record.close()
 

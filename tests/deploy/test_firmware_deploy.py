@@ -45,7 +45,8 @@ def test_the_check_accepts_the_pico_running_this_board() -> None:
 
 
 def test_the_check_refuses_a_pico_configured_for_another_board() -> None:
-    with FirmwareProcess(firmware_config(load_board("flipfour-hall"))) as pico, pytest.raises(
-        DeployError, match="did not come back as board flipfour-reed"
+    with (
+        FirmwareProcess(firmware_config(load_board("flipfour-hall"))) as pico,
+        pytest.raises(DeployError, match="did not come back as board flipfour-reed"),
     ):
         verify(load_board("flipfour-reed"), pico.port, timeout=2.0)

@@ -27,7 +27,7 @@ from host.session.journal import replay
 from host.session.session import Settings
 from host.session.setup import Table, open_simulated
 from host.sim.emulated_pico import EmulatedPico
-from host.sim.rig import EMULATED_SLOWDOWN
+from host.sim.rig import EMULATED_SLOWDOWN, MirroredStrip
 from host.tracking.tracker import MISMATCH
 from tests.pipeline.player import Person
 
@@ -113,20 +113,19 @@ def ai_turn(person: Person) -> None:
 
 
 def pico_frames_match_the_session(table: Table) -> None:
-    """Every frame the session sent reached the Pico's NeoPixels, in order, colour for colour."""
-    rig = table.rig
-    assert rig is not None and isinstance(rig.firmware, EmulatedPico)
-    sent = [list(shown.output) for shown in rig.leds.frames]
+    """The frames sent over the link are the session's (newest first when the Pico lagged), and
+    the Pico's NeoPixels showed every one of them, in order, colour for colour."""
+    rig, strip = table.rig, table.play.leds
+    assert rig is not None and isinstance(rig.firmware, EmulatedPico) and isinstance(strip, MirroredStrip)
     pico = rig.firmware
-    end = sent[-1]
-    Person(table).serve(10.0 * EMULATED_SLOWDOWN, until=lambda: len(pico.led_frames) >= len(sent))
-    decoded = [colours for _t, colours in pico.led_frames]
-    assert decoded, "no LED frame decoded from the Pico's data pin"
-    assert decoded[-1] == end
+    Person(table).serve(10.0 * EMULATED_SLOWDOWN, until=lambda: strip.idle)
+    Person(table).serve(10.0 * EMULATED_SLOWDOWN, until=lambda: len(pico.led_frames) >= len(strip.sent))
+    session_frames = [shown.output for shown in rig.leds.frames]
     at = 0
-    for frame in decoded:  # the decoded frames are the sent ones, in order (none invented)
-        at = sent.index(frame, at)
-    assert len(decoded) == len(sent), f"{len(sent)} frames sent, {len(decoded)} shown"
+    for frame in strip.sent:
+        at = session_frames.index(frame, at)
+    assert strip.sent[-1] == session_frames[-1]
+    assert [tuple(colours) for _t, colours in pico.led_frames] == strip.sent
 
 
 @pytest.mark.parametrize(("game_id", "board_id", "plies"), CASES)

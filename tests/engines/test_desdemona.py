@@ -108,8 +108,7 @@ def test_a_capture_turns_one_line_only() -> None:
 def _queen_moves_to_d2_with_east_run(end_of_run: str) -> Position:
     """Black queen d1 (it will step to d2); White stones e2 f2; ``end_of_run`` on g2."""
     return Desdemona.from_diagram(
-        "\n".join([". . . . . . . . . ."] * 8)
-        + f"\n. . . . o o {end_of_run} . . .\n. . . B . . . . . W"
+        "\n".join([". . . . . . . . . ."] * 8) + f"\n. . . . o o {end_of_run} . . .\n. . . B . . . . . W"
     )
 
 

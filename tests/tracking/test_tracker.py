@@ -92,8 +92,7 @@ def test_putting_the_last_move_back_is_a_take_back() -> None:
 
 
 CAPTURE = Desdemona.from_diagram(
-    "\n".join([". . . . . . . . . ."] * 7)
-    + "\n. . . . . . . . . .\n. . . . o o . . . .\n. . . B . . . . . W"
+    "\n".join([". . . . . . . . . ."] * 7) + "\n. . . . . . . . . .\n. . . . o o . . . .\n. . . B . . . . . W"
 )
 
 

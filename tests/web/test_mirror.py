@@ -33,9 +33,7 @@ def mirrored() -> Iterator[tuple[str, Table, Hands]]:
         real = dataclasses.replace(table, rig=None)
         with PageServer("127.0.0.1", 0) as server:
             out = open("/dev/null", "w")  # noqa: SIM115 - closed below
-            serving = threading.Thread(
-                target=serve_page, args=(real, server, False, out), daemon=True
-            )
+            serving = threading.Thread(target=serve_page, args=(real, server, False, out), daemon=True)
             serving.start()
             try:
                 yield server.url, real, hands
