@@ -32,9 +32,8 @@ import serial
 from host.hardware.firmware_config import firmware_config
 from host.hardware.loading import load_board
 from host.hardware.spec import BoardSpec
-from host.link.frames import FrameSplitter, decode_frame
-from host.link.messages import MessageType, encode_command
-from host.link.messages import GetState
+from host.link.frames import decode_frame
+from host.link.messages import State, parse_device_message
 from host.sim.emulated_pico import FIRMWARE_DIR, EmulatedPico, missing
 from host.sim.firmware_process import empty_board
 
@@ -103,86 +102,71 @@ def scan_cost(board: BoardSpec) -> dict[str, Any]:
 
 
 class StateTimes:
-    """Emulated times of the STATE frames the Pico sent, with their first cell's value."""
+    """The STATE frames the Pico sent, each stamped with the emulated time of the USB transfer
+    that completed it, and the value they give the first cell."""
 
     def __init__(self, pico: EmulatedPico, port: serial.Serial, board: BoardSpec) -> None:
         self.pico = pico
         self.port = port
-        self.board = board
-        self.splitter = FrameSplitter()
-        self.received = 0  # bytes read from the port
+        self.address = board.address(board.cells[0])
+        self.pending = bytearray()
+        self.received = 0  # bytes read from the port, all of them traced as USB transfers
         self.states: list[tuple[int, int]] = []  # (emulated ns, value of the first cell)
 
     def poll(self) -> None:
         data = self.port.read(max(1, self.port.in_waiting))
         if not data:
             return
-        tx = self.pico.events("tx")
         ends = []
         total = 0
-        for event in tx:
+        for event in self.pico.events("tx"):
             total += int(event["n"])
             ends.append((total, int(event["t"])))
-        offset = self.received
-        for i, byte in enumerate(data):
-            if byte == 0:
-                chunk_end = offset + i + 1
-                stamp = next((t for end, t in ends if end >= chunk_end), None)
-                frame = bytes(data[: i + 1])  # only the splitter's view matters below
-                del frame
-                if stamp is not None:
-                    self._stamps.append(stamp)
-        self.received += len(data)
-        for chunk in self.splitter.feed(data):
-            stamp = self._stamps.pop(0) if self._stamps else None
-            if chunk is None or stamp is None:
+        for byte in data:
+            self.received += 1
+            if byte:
+                self.pending.append(byte)
+                continue
+            chunk = bytes(self.pending)
+            self.pending.clear()
+            stamp = next((t for end, t in ends if end >= self.received), None)
+            if not chunk or stamp is None:
                 continue
             try:
-                frame = decode_frame(chunk)
+                message = parse_device_message(decode_frame(chunk))
             except ValueError:
                 continue
-            if frame.type == MessageType.STATE:
-                address = self.board.address(self.board.cells[0])
-                self.states.append((stamp, _cell(frame.body, address, self.board)))
-
-    _stamps: list[int] = []
-
-
-def _cell(body: bytes, address: int, board: BoardSpec) -> int:
-    from host.link.messages import _parse_state
-
-    state = _parse_state(body)
-    return state.cells[address]
+            if isinstance(message, State):
+                self.states.append((stamp, message.values[self.address]))
 
 
 def latency(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     config = firmware_config(board)
-    with EmulatedPico(config) as pico, serial.Serial(pico.port, timeout=0.05) as port:
+    with EmulatedPico(config) as pico:
         pico.trace(True)
-        times = StateTimes(pico, port, board)
-        times._stamps = []
-        port.write(b"\x00" + encode_command(GetState(), 0))
-        deadline = time.monotonic() + 300
-        while not times.states and time.monotonic() < deadline:
-            times.poll()
-        samples = []
-        on = False
-        for _ in range(changes):
-            time.sleep(rng.uniform(0.05, 0.25))
-            times.poll()
-            on = not on
-            seen = len(pico.events("wired"))
-            wiring(pico, board, on)
-            wired = pico.wait_for("wired", 60, after=_index_of_nth(pico, "wired", seen))
-            want = 1 if on else 0
-            deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:
+        with serial.Serial(pico.port, timeout=0.05) as port:
+            times = StateTimes(pico, port, board)
+            deadline = time.monotonic() + 300
+            while not times.states and time.monotonic() < deadline:
                 times.poll()
-                done = [t for t, value in times.states if t >= wired["t"] and (value != 0) == bool(want)]
-                if done:
-                    samples.append((done[0] - wired["t"]) / 1e6)
-                    break
+            samples = []
+            on = False
+            for _ in range(changes):
+                pause = time.monotonic() + rng.uniform(0.05, 0.25)
+                while time.monotonic() < pause:
+                    times.poll()
+                on = not on
+                mark = pico.event_count
+                wiring(pico, board, on)
+                wired = int(pico.wait_for("wired", 60, mark)["t"])
+                deadline = time.monotonic() + 60
+                while time.monotonic() < deadline:
+                    times.poll()
+                    done = [t for t, value in times.states if t >= wired and (value != 0) == on]
+                    if done:
+                        samples.append((done[0] - wired) / 1e6)
+                        break
     samples.sort()
     return {
         "board": board.id,
@@ -194,20 +178,10 @@ def latency(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
     }
 
 
-def _index_of_nth(pico: EmulatedPico, kind: str, n: int) -> int:
-    """The event index just after the n-th event of this kind (0: from the start)."""
-    with pico._event:
-        count = 0
-        for index, event in enumerate(pico._events):
-            if event.get("event") == kind:
-                if count == n:
-                    return index
-                count += 1
-        return len(pico._events)
-
-
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--boards", default=DEFAULT_BOARDS, help="comma-separated board ids")
     parser.add_argument("--changes", type=int, default=40, help="cell changes timed per board")
     parser.add_argument("--seed", type=int, default=1)
