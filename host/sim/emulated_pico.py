@@ -26,7 +26,6 @@ import os
 import shutil
 import socket
 import subprocess
-import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -41,7 +40,7 @@ from host.sim.firmware_process import (
     digital_switches,
     empty_board,
 )
-from host.sim.serial_pty import SerialPty
+from host.sim.serial_pty import PicoProcess
 
 ROOT = Path(firmware.__file__).resolve().parent.parent
 EMULATOR_DIR = ROOT / "emulator"
@@ -100,8 +99,11 @@ def deployed_files(config: Mapping[str, Any]) -> dict[str, bytes]:
     return files
 
 
-class EmulatedPico:
+class EmulatedPico(PicoProcess):
     """One emulated Pico; use as a context manager. The interface is FirmwareProcess's."""
+
+    error = FirmwareProcessError
+    prefix = "magboard-emulated-pico-"
 
     def __init__(
         self,
@@ -115,6 +117,7 @@ class EmulatedPico:
         reason = missing()
         if reason is not None:
             raise FirmwareProcessError(f"cannot emulate a Pico: {reason}")
+        super().__init__()
         self.config = dict(config)
         self._on_leds = on_leds
         self._deployed = deployed
@@ -123,10 +126,6 @@ class EmulatedPico:
         if led_pin is None and isinstance(configured, int):
             led_pin = configured
         self._led_pin = led_pin
-        self._workdir: tempfile.TemporaryDirectory[str] | None = None
-        self._pty: SerialPty | None = None
-        self.port = ""
-        self._proc: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
         self._reader: threading.Thread | None = None
         self._send_lock = threading.Lock()
@@ -137,45 +136,14 @@ class EmulatedPico:
         self.boots = 0
         self.led_frames: list[tuple[int, list[Rgb]]] = []  # (emulated ns, colours) of every frame shown
 
-    # --- lifetime ---------------------------------------------------------------------
-
-    def start(self) -> EmulatedPico:
-        if self._workdir is not None:
-            raise FirmwareProcessError("already started")
-        self._workdir = tempfile.TemporaryDirectory(prefix="magboard-emulated-pico-")
-        self._pty = SerialPty()
-        self.port = self._pty.port
+    def _prepare(self) -> None:
         if self._deployed:
             files = deployed_files(self.config)
             if not self._boot_main:
                 del files["main.py"]
             self._path("fs.img").write_bytes(filesystem_image(files))
-        self._spawn()
-        return self
 
-    def close(self) -> None:
-        """Stop the emulator and remove its pseudo-terminal and flash."""
-        self.kill()
-        if self._pty is not None:
-            self._pty.close()
-            self._pty = None
-        if self._workdir is not None:
-            self._workdir.cleanup()
-            self._workdir = None
-
-    def __enter__(self) -> EmulatedPico:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def kill(self) -> None:
-        """Pull the power: the emulator stops at once; the port and the flash stay."""
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
+    def _after_kill(self) -> None:
         if self._control is not None:
             with contextlib.suppress(OSError):
                 self._control.shutdown(socket.SHUT_RDWR)
@@ -184,29 +152,6 @@ class EmulatedPico:
         if self._reader is not None:
             self._reader.join(timeout=2.0)
             self._reader = None
-
-    def restart(self) -> None:
-        """Power-cycle: the Pico boots again from its flash (a new boot id), the sensors as they are."""
-        if self._workdir is None or self._pty is None:
-            raise FirmwareProcessError("not started")
-        self.kill()
-        self._pty.discard_host_bytes()
-        self._spawn()
-
-    @property
-    def alive(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
-
-    @property
-    def exit_code(self) -> int | None:
-        return None if self._proc is None else self._proc.poll()
-
-    def output(self) -> str:
-        """What the emulator printed on stderr in the current run."""
-        if self._workdir is None:
-            return ""
-        path = self._path("stderr.txt")
-        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
     def wait_for(self, event: str, timeout: float, after: int = 0) -> dict[str, Any]:
         """The first emulator event of a kind (``usb``, ``boot``, ``leds``, ...) from index ``after`` on."""
@@ -242,21 +187,11 @@ class EmulatedPico:
         """The colours last decoded from the NeoPixel data pin, or None before any."""
         return self._leds
 
-    def inject(self, data: bytes) -> None:
-        """Put bytes on the line towards the host as if the device had sent them (noise)."""
-        if self._pty is None:
-            raise FirmwareProcessError("not started")
-        self._pty.inject(data)
-
     def trace(self, on: bool) -> None:
         """Report the emulated time of every wiring change (``wired``) and USB transfer (``tx``)."""
         self._send({"op": "trace", "on": on})
 
     # --- internals ------------------------------------------------------------------------
-
-    def _path(self, name: str) -> Path:
-        assert self._workdir is not None
-        return Path(self._workdir.name) / name
 
     def _columns(self) -> int:
         pins = self.config.get("col_pins") or []

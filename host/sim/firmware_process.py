@@ -24,14 +24,13 @@ import struct
 import subprocess
 import sys
 import sysconfig
-import tempfile
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import firmware
-from host.sim.serial_pty import SerialPty
+from host.sim.serial_pty import PicoProcess
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
 SIM_MAIN = FIRMWARE_DIR / "sim" / "sim_main.py"
@@ -145,8 +144,10 @@ def empty_board(config: Mapping[str, Any]) -> list[list[int]]:
     return [list(zero[r * cols : (r + 1) * cols]) for r in range(rows)]
 
 
-class FirmwareProcess:
+class FirmwareProcess(PicoProcess):
     """One simulated Pico running the firmware; use as a context manager."""
+
+    error = FirmwareProcessError
 
     def __init__(
         self,
@@ -155,85 +156,27 @@ class FirmwareProcess:
         on_leds: Callable[[list[Rgb]], None] | None = None,
         heap_size: str = HEAP_SIZE,
     ) -> None:
+        super().__init__()
         self.config = dict(config)
         self._on_leds = on_leds
         self._heap_size = heap_size
         self._interpreter = micropython_executable()
-        self._workdir: tempfile.TemporaryDirectory[str] | None = None
-        self._pty: SerialPty | None = None
-        self.port = ""
-        self._proc: subprocess.Popen[bytes] | None = None
         self._feed = -1
         self._led_thread: threading.Thread | None = None
         self._leds: list[Rgb] | None = None
         self._wiring = self._initial_wiring()
         self.boots = 0
 
-    # --- lifetime ---------------------------------------------------------------------
+    def _prepare(self) -> None:
+        self._path("board_config.json").write_text(json.dumps(self.config), encoding="utf-8")
 
-    def start(self) -> FirmwareProcess:
-        if self._workdir is not None:
-            raise FirmwareProcessError("already started")
-        self._workdir = tempfile.TemporaryDirectory(prefix="magboard-pico-")
-        (Path(self._workdir.name) / "board_config.json").write_text(json.dumps(self.config), encoding="utf-8")
-        self._pty = SerialPty()
-        self.port = self._pty.port
-        self._spawn()
-        return self
-
-    def close(self) -> None:
-        """Stop the firmware and remove its pseudo-terminal."""
-        self.kill()
-        if self._pty is not None:
-            self._pty.close()
-            self._pty = None
-        if self._workdir is not None:
-            self._workdir.cleanup()
-            self._workdir = None
-
-    def __enter__(self) -> FirmwareProcess:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def kill(self) -> None:
-        """Stop the firmware at once, as pulling the power would (the port stays)."""
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
+    def _after_kill(self) -> None:
         if self._feed >= 0:
             os.close(self._feed)
             self._feed = -1
         if self._led_thread is not None:
             self._led_thread.join(timeout=2.0)
             self._led_thread = None
-
-    def restart(self) -> None:
-        """Power-cycle: the firmware boots again (a new boot id) with the sensors as they are now."""
-        if self._workdir is None:
-            raise FirmwareProcessError("not started")
-        self.kill()
-        assert self._pty is not None
-        self._pty.discard_host_bytes()
-        self._spawn()
-
-    @property
-    def alive(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
-
-    @property
-    def exit_code(self) -> int | None:
-        return None if self._proc is None else self._proc.poll()
-
-    def output(self) -> str:
-        """What the interpreter printed on stderr in the current run (tracebacks)."""
-        if self._workdir is None:
-            return ""
-        path = Path(self._workdir.name) / "stderr.txt"
-        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
     # --- the sensors ------------------------------------------------------------------------
 
@@ -249,12 +192,6 @@ class FirmwareProcess:
     def leds(self) -> list[Rgb] | None:
         """The colours last shown on the Pico-driven strip, or None before any."""
         return self._leds
-
-    def inject(self, data: bytes) -> None:
-        """Put bytes on the line towards the host as if the device had sent them (noise)."""
-        if self._pty is None:
-            raise FirmwareProcessError("not started")
-        self._pty.inject(data)
 
     # --- internals ------------------------------------------------------------------------
 
@@ -279,8 +216,7 @@ class FirmwareProcess:
         feed_read, self._feed = os.pipe()
         led_read, led_write = os.pipe()
         os.write(self._feed, self._wiring)
-        stderr_path = Path(self._workdir.name) / "stderr.txt"
-        with stderr_path.open("wb") as stderr:
+        with self._path("stderr.txt").open("wb") as stderr:
             self._proc = subprocess.Popen(
                 [
                     self._interpreter,

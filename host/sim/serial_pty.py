@@ -1,4 +1,5 @@
-"""The USB serial port of a simulated Pico: a pseudo-terminal whose far end the host opens.
+"""The USB serial port of a simulated Pico - a pseudo-terminal whose far end the host opens -
+and the lifetime both simulated Picos share (``PicoProcess``).
 
 The simulator holds the master side (what the firmware reads and writes); ``port``
 is the path of the slave side, which the host link, pyserial and mpremote open
@@ -8,9 +9,14 @@ port outlives a firmware restart as a Pico's does when it reboots.
 
 from __future__ import annotations
 
+import abc
 import fcntl
 import os
+import subprocess
+import tempfile
 import tty
+from pathlib import Path
+from typing import Self
 
 
 class SerialPty:
@@ -37,3 +43,98 @@ class SerialPty:
     def close(self) -> None:
         for fd in (self.master, self._slave):
             os.close(fd)
+
+
+class PicoProcess(abc.ABC):
+    """The lifetime both simulated Picos share: a working folder, the serial port, one child
+    process at a time. Subclasses write what the Pico holds in ``_prepare`` and start the child
+    in ``_spawn``; ``_after_kill`` closes what belonged to the child. Errors are ``error``'s."""
+
+    error: type[Exception] = RuntimeError
+    prefix = "magboard-pico-"
+
+    def __init__(self) -> None:
+        self._workdir: tempfile.TemporaryDirectory[str] | None = None
+        self._pty: SerialPty | None = None
+        self.port = ""
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Self:
+        if self._workdir is not None:
+            raise self.error("already started")
+        self._workdir = tempfile.TemporaryDirectory(prefix=self.prefix)
+        self._pty = SerialPty()
+        self.port = self._pty.port
+        self._prepare()
+        self._spawn()
+        return self
+
+    def close(self) -> None:
+        """Stop the Pico and remove its pseudo-terminal and files."""
+        self.kill()
+        if self._pty is not None:
+            self._pty.close()
+            self._pty = None
+        if self._workdir is not None:
+            self._workdir.cleanup()
+            self._workdir = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def kill(self) -> None:
+        """Stop the Pico at once, as pulling the power would (the port stays)."""
+        proc, self._proc = self._proc, None
+        if proc is not None:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+        self._after_kill()
+
+    def restart(self) -> None:
+        """Power-cycle: the Pico boots again (a new boot id) with the sensors as they are now."""
+        if self._workdir is None or self._pty is None:
+            raise self.error("not started")
+        self.kill()
+        self._pty.discard_host_bytes()
+        self._spawn()
+
+    @property
+    def alive(self) -> bool:
+        return self._proc is not None and self._proc.poll() is None
+
+    @property
+    def exit_code(self) -> int | None:
+        return None if self._proc is None else self._proc.poll()
+
+    def output(self) -> str:
+        """What the child printed on stderr in the current run (tracebacks)."""
+        if self._workdir is None:
+            return ""
+        path = self._path("stderr.txt")
+        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
+
+    def inject(self, data: bytes) -> None:
+        """Put bytes on the line towards the host as if the device had sent them (noise)."""
+        if self._pty is None:
+            raise self.error("not started")
+        self._pty.inject(data)
+
+    def _path(self, name: str) -> Path:
+        assert self._workdir is not None
+        return Path(self._workdir.name) / name
+
+    @abc.abstractmethod
+    def _prepare(self) -> None:
+        """Write the Pico's files into the working folder before the first boot."""
+
+    @abc.abstractmethod
+    def _spawn(self) -> None:
+        """Start the child: the Pico boots."""
+
+    @abc.abstractmethod
+    def _after_kill(self) -> None:
+        """Close what belonged to the child that was just stopped."""
