@@ -117,11 +117,11 @@ class StateTimes:
         data = self.port.read(max(1, self.port.in_waiting))
         if not data:
             return
-        ends = []
-        total = 0
-        for event in self.pico.events("tx"):
-            total += int(event["n"])
-            ends.append((total, int(event["t"])))
+        # The emulator reports each USB transfer on its control socket, which may lag the bytes.
+        wanted = self.received + len(data)
+        deadline = time.monotonic() + 10
+        while (ends := self._transfer_ends())[-1:] and ends[-1][0] < wanted and time.monotonic() < deadline:
+            time.sleep(0.001)
         for byte in data:
             self.received += 1
             if byte:
@@ -138,6 +138,15 @@ class StateTimes:
                 continue
             if isinstance(message, State):
                 self.states.append((stamp, message.values[self.address]))
+
+    def _transfer_ends(self) -> list[tuple[int, int]]:
+        """(bytes sent so far, emulated ns) at the end of every USB transfer to the host."""
+        ends = []
+        total = 0
+        for event in self.pico.events("tx"):
+            total += int(event["n"])
+            ends.append((total, int(event["t"])))
+        return ends
 
 
 def latency(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
@@ -171,6 +180,7 @@ def latency(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
     return {
         "board": board.id,
         "debounce_ms": config.get("debounce_ms"),
+        "scan_period_us": config.get("scan_period_us"),
         "changes": len(samples),
         "p50_ms": round(statistics.median(samples), 2),
         "p99_ms": round(samples[min(len(samples) - 1, int(len(samples) * 0.99))], 2),
