@@ -70,6 +70,8 @@ def _stack(pos: Position, cell: int) -> tuple[Thing, ...]:
     if pos.pieces1 & bit:
         return _ON_CELL[1]
     return (_TILE,)
+
+
 _DIAGRAM_GLYPHS = {".": None, "_": -1, "R": 0, "Y": 1}
 _CELL_TEXT = re.compile(r"^[a-z]\d+$")
 

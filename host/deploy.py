@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shutil
 import sys
+import time
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -21,6 +22,13 @@ from host.link.messages import Hello
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
 READY_S = 10.0
+# mpremote's own `reset` sleeps 100 ms first (so its answer leaves the USB): a Ctrl-C in that time,
+# which any frame the host link sends may hold, would cancel it. Ctrl-C goes off first, and the
+# link opens only once the reset code has surely got that far (RESET_S).
+RESET = (
+    "import micropython; micropython.kbd_intr(-1); import time, machine; time.sleep_ms(100); machine.reset()"
+)
+RESET_S = 1.0
 
 
 class DeployError(RuntimeError):
@@ -41,12 +49,13 @@ def commands(tool: list[str], port: str | None, config: Path) -> list[list[str]]
     """The mpremote calls that copy every device file and the config to the Pico, then reset it."""
     connect = [*tool, "connect", port or "auto"]
     files = [str(FIRMWARE_DIR / name) for name in firmware.DEVICE_FILES]
-    return [[*connect, "cp", *files, str(config), ":"], [*connect, "reset"]]
+    return [[*connect, "cp", *files, str(config), ":"], [*connect, "exec", "--no-follow", RESET]]
 
 
 def verify(board: BoardSpec, port: str | None, timeout: float = READY_S) -> Hello:
     """The device's HELLO once it runs the shipped firmware with this board's configuration."""
     expect = Expectation(board=board.id, rows=board.sensor.rows, cols=board.sensor.cols)
+    time.sleep(RESET_S)
     with DeviceLink(port, expect=expect) as link:
         try:
             hello = link.wait_ready(timeout)

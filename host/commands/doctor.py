@@ -36,6 +36,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--serial", metavar="PORT", help="a real board on this serial port, or 'auto' to find it")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensor noise")
+    p.add_argument(
+        "--emulated", action="store_true", help="the simulated board's firmware on an emulated Pico"
+    )
     p.set_defaults(run=run)
 
 
@@ -48,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
                 report = examine(bench, sys.stdout)
         else:
             board = board_argument(args.board or default_board(SIMULATED_GAME))
-            with simulated_bench(board, seed=args.seed) as bench:
+            with simulated_bench(board, seed=args.seed, emulated=args.emulated) as bench:
                 report = examine(bench, sys.stdout)
     except FirmwareProcessError as exc:
         raise CliError(f"cannot start the simulated board: {exc}", 1) from None

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 from host.cli import CliError
-from host.deploy import DeployError, commands, mpremote, verify
+from host.deploy import READY_S, DeployError, commands, mpremote, verify
 from host.doctor.firmware_version import version_text
 from host.gamearg import board_argument
 from host.hardware.calibration import CalibrationError, load_zeros
@@ -24,6 +24,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     deploy.add_argument("--port", help="the Pico's serial port (default: found by its USB id)")
     deploy.add_argument("--calibration", type=Path, help='measured Hall zeros, JSON {"zero": [...]}')
     deploy.add_argument("--dry-run", action="store_true", help="print the mpremote commands, run nothing")
+    deploy.add_argument(
+        "--wait", type=float, default=READY_S, metavar="SECONDS", help="how long the Pico may take to boot"
+    )
     deploy.set_defaults(run=run_deploy)
 
 
@@ -49,7 +52,7 @@ def run_deploy(args: argparse.Namespace) -> int:
                     lines = (done.stderr or done.stdout).strip().splitlines()
                     why = lines[-1] if lines else f"exit status {done.returncode}"
                     raise DeployError(f"{shlex.join(step[-4:])} failed: {why}")
-            hello = verify(board, args.port)
+            hello = verify(board, args.port, args.wait)
         except (DeployError, OSError) as exc:
             raise CliError(str(exc)) from None
     version = version_text(hello.firmware)

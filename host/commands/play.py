@@ -88,6 +88,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--new", action="store_true", help="start a new game (the unfinished one stays, marked abandoned)"
     )
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensors and the AI")
+    p.add_argument(
+        "--emulated",
+        action="store_true",
+        help="the simulated board's firmware on an emulated Pico",
+    )
     p.add_argument("--terminal", action="store_true", help="play in the terminal instead of the browser page")
     host = play_values.from_text(play_values.page_host, str)
     p.add_argument(
@@ -121,6 +126,8 @@ def run(args: argparse.Namespace) -> int:
         raise CliError(f"unknown game {args.game!r} (known: {', '.join(registry.available())})")
     if args.script is not None and args.serial is not None:
         raise CliError("--script drives the simulated board: leave out --serial")
+    if args.emulated and args.serial is not None:
+        raise CliError("--emulated emulates the simulated board's Pico: leave out --serial")
     actions = None
     if args.script is not None:
         try:
@@ -153,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
                 if server is not None:
                     return serve_page(table, server, not args.no_browser, sys.stdout)
                 return serve_real(table)
-        with open_simulated(args.game, seed=args.seed, **common) as table:
+        with open_simulated(args.game, seed=args.seed, emulated=args.emulated, **common) as table:
             if actions is not None:
                 return run_script(table, actions, sys.stdout)
             if server is not None:

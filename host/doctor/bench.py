@@ -42,6 +42,7 @@ class Bench:
     make_buttons: Callable[[BoardSpec], Buttons]
     trouble: LinkTrouble = field(default_factory=LinkTrouble)
     rig: Rig | None = None
+    slowdown: float = 1.0  # the device answers this many times slower than a Pico (an emulated one)
     _strip: LedStrip | None = None
     _buttons: Buttons | None = None
 
@@ -72,16 +73,22 @@ def _expectation(board: BoardSpec | None) -> Expectation | None:
 
 
 @contextlib.contextmanager
-def simulated_bench(board: BoardSpec, *, seed: int = 0, out: TextIO | None = None) -> Iterator[Bench]:
-    """The simulated board (real firmware under MicroPython) with simulated hands at it."""
+def simulated_bench(
+    board: BoardSpec, *, seed: int = 0, out: TextIO | None = None, emulated: bool = False
+) -> Iterator[Bench]:
+    """The simulated board (real firmware under MicroPython; ``emulated``: on an emulated Pico)
+    with simulated hands at it."""
     trouble = LinkTrouble()
     with (
-        Rig(board, seed=seed) as rig,
-        DeviceLink(rig.port, expect=_expectation(board), on_event=trouble) as link,
+        Rig(board, seed=seed, emulated=emulated) as rig,
+        DeviceLink(
+            rig.port, expect=_expectation(board), on_event=trouble, silence_timeout=rig.silence_timeout_s
+        ) as link,
     ):
+        where = "the emulated Pico" if emulated else "the simulated board"
         bench = Bench(
-            "the simulated board", link, SimulatedTester(rig, out), board,
-            lambda _board: rig.leds, lambda _board: rig.buttons, trouble, rig,
+            where, link, SimulatedTester(rig, out), board,
+            lambda _board: rig.strip_for(link), lambda _board: rig.buttons, trouble, rig, rig.slowdown,
         )  # fmt: skip
         try:
             yield bench

@@ -24,6 +24,7 @@ from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import Expectation, LinkError
 
 READY_S = 10.0
+ANSWER_S = 1.0  # for a PING
 POLL_S = 0.005
 WALK_COLOUR: RGB = (255, 255, 255)
 PLACE_COLOUR: RGB = (0, 255, 0)  # green: put a piece here (the session's meaning too)
@@ -54,11 +55,12 @@ def run_checks(bench: Bench) -> Report:
 
 def check_link(bench: Bench) -> CheckResult:
     """HELLO within a few seconds, the firmware this host ships, the board expected, a ping back."""
+    ready_s = READY_S * bench.slowdown
     try:
-        hello = bench.link.wait_ready(READY_S)
+        hello = bench.link.wait_ready(ready_s)
     except TimeoutError as exc:
         why = bench.trouble.last or str(exc)
-        return failed(LINK, f"no board answered on {bench.where} within {READY_S:g} s: {why}")
+        return failed(LINK, f"no board answered on {bench.where} within {ready_s:g} s: {why}")
     problems = []
     shipped = shipped_version()
     running = version_text(hello.firmware)
@@ -78,7 +80,7 @@ def check_link(bench: Bench) -> CheckResult:
             return failed(LINK, f"the Pico's config does not match {board.id}: {problem}")
         bench.board = board
     try:
-        ping = f"ping {bench.link.ping() * 1000:.1f} ms"
+        ping = f"ping {bench.link.ping(timeout=ANSWER_S * bench.slowdown) * 1000:.1f} ms"
     except LinkError as exc:
         ping = "no ping reply"
         problems.append(f"PING: {exc}")

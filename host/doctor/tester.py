@@ -48,7 +48,7 @@ class SimulatedTester:
     def __init__(self, rig: Rig, out: TextIO | None = None, wait_s: float = SIM_WAIT_S) -> None:
         self.rig = rig
         self.out = out
-        self._wait_s = wait_s
+        self._wait_s = wait_s * rig.slowdown
         self._dark: list[str] = []
 
     @property

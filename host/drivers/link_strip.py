@@ -8,7 +8,7 @@ from host.drivers.interfaces import RGB, check_frame
 from host.drivers.shaping import OutputShaper
 from host.hardware.spec import LedSpec
 from host.link.device_link import DeviceLink
-from host.link.led_sender import LedSender
+from host.link.led_sender import ACK_S, LedSender
 
 CLOSE_S = 1.0  # how long closing waits for the dark frame to reach the LEDs
 
@@ -20,8 +20,8 @@ class LinkStrip:
     delivers the newest frame whenever a device is there to take it.
     """
 
-    def __init__(self, link: DeviceLink, leds: LedSpec) -> None:
-        self.sender = LedSender(link)
+    def __init__(self, link: DeviceLink, leds: LedSpec, timeout: float = ACK_S) -> None:
+        self.sender = LedSender(link, ack_timeout=timeout)  # timeout: for the Pico's answer to each frame
         self.shaper = OutputShaper(leds)
         self._count = leds.count
 

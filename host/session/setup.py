@@ -138,19 +138,21 @@ def open_simulated(
     journal_path: Path | None = None,
     new: bool = False,
     seed: int = 0,
+    emulated: bool = False,
 ) -> Iterator[Table]:
+    """The simulated board; ``emulated``: its firmware on an emulated Pico (see host.sim.rig)."""
     game = registry.make(game_id, options)
     board = _board_for(game, board_id)
     session = make_session(
         game, board, opponent=opponent, settings=settings or Settings(), journal_path=journal_path, new=new
     )
-    with Rig(board, seed=seed) as rig:
+    with Rig(board, seed=seed, emulated=emulated) as rig:
         with rig.lock:
             rig.virtual.set_position(game.cells(session.position))
         expect = Expectation(board=board.id, rows=board.sensor.rows, cols=board.sensor.cols)
-        with DeviceLink(rig.port, expect=expect) as link:
-            link.wait_ready(READY_S)
-            play = BoardPlay(session, board, SensorModel(board), rig.leds)
+        with DeviceLink(rig.port, expect=expect, silence_timeout=rig.silence_timeout_s) as link:
+            link.wait_ready(rig.ready_s)
+            play = BoardPlay(session, board, SensorModel(board), rig.strip_for(link))
             try:
                 yield Table(game, board, session, play, link, LiveLoop(play, link, rig.buttons), rig)
             finally:

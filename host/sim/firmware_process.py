@@ -20,7 +20,6 @@ through a second pipe as RGB colours.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import shutil
@@ -28,14 +27,13 @@ import struct
 import subprocess
 import sys
 import sysconfig
-import tempfile
 import threading
-import tty
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import firmware
+from host.sim.serial_pty import PicoProcess
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
 SIM_MAIN = FIRMWARE_DIR / "sim" / "sim_main.py"
@@ -87,8 +85,12 @@ def _check_matrix(values: Sequence[Sequence[Any]], rows: int, cols: int, what: s
         raise ValueError(f"{what}: expected {rows} rows of {cols} values")
 
 
-def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> bytes:
-    """The wiring message for a diode matrix: switch (r, c) closed when matrix[r][c]."""
+Switches = list[tuple[int, int]]  # (row GPIO, mask of the column GPIOs its closed switches join)
+Muxes = tuple[int, list[int], list[tuple[int, list[int]]]]  # ADC GPIO, S0..S3, (enable GPIO, 16 values)
+
+
+def digital_switches(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> Switches:
+    """A diode matrix as the chip feels it: switch (r, c) closed when matrix[r][c]."""
     rows, cols = _shape(config)
     row_pins = _pins(config, "row_pins", rows)
     col_pins = _pins(config, "col_pins", cols)
@@ -97,12 +99,12 @@ def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) 
     for r, row in enumerate(matrix):
         mask = sum(1 << col_pins[c] for c, on in enumerate(row) if on)
         if mask:
-            closed.append(struct.pack("<BI", row_pins[r], mask))
-    return b"D" + bytes([len(closed)]) + b"".join(closed)
+            closed.append((row_pins[r], mask))
+    return closed
 
 
-def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> bytes:
-    """The wiring message for multiplexed sensors: values[mux][channel] in read_u16 units."""
+def analog_muxes(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> Muxes:
+    """Multiplexed sensors as the chip feels them: values[mux][channel] in read_u16 units."""
     rows, cols = _shape(config)
     select = _pins(config, "mux_select_pins", 4)
     enable = _pins(config, "mux_enable_pins", rows)
@@ -112,18 +114,43 @@ def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) ->
     if cols > _CHANNELS:
         raise FirmwareProcessError(f"board config cols: a multiplexer has {_CHANNELS} channels, got {cols}")
     _check_matrix(values, rows, cols, "set_analog")
-    out = bytearray(b"A" + bytes([adc_pin, *select, rows]))
+    muxes = []
     for m, channels in enumerate(values):
         for value in channels:
             if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= _ADC_MAX:
                 raise ValueError(f"set_analog: {value!r} is not an ADC value 0..{_ADC_MAX}")
-        padded = [*channels, *([0] * (_CHANNELS - cols))]
-        out += bytes([enable[m]]) + struct.pack(f"<{_CHANNELS}H", *padded)
+        muxes.append((enable[m], [*channels, *([0] * (_CHANNELS - cols))]))
+    return adc_pin, select, muxes
+
+
+def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> bytes:
+    """The wiring message for a diode matrix (see sim_main.py)."""
+    closed = digital_switches(config, matrix)
+    return b"D" + bytes([len(closed)]) + b"".join(struct.pack("<BI", row, mask) for row, mask in closed)
+
+
+def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> bytes:
+    """The wiring message for multiplexed sensors (see sim_main.py)."""
+    adc_pin, select, muxes = analog_muxes(config, values)
+    out = bytearray(b"A" + bytes([adc_pin, *select, len(muxes)]))
+    for enable, channels in muxes:
+        out += bytes([enable]) + struct.pack(f"<{_CHANNELS}H", *channels)
     return bytes(out)
 
 
-class FirmwareProcess:
+def empty_board(config: Mapping[str, Any]) -> list[list[int]]:
+    """Nothing on the board: every switch open, every Hall sensor at its calibrated zero."""
+    rows, cols = _shape(config)
+    if config.get("sensor") != "hall_analog":
+        return [[0] * cols for _ in range(rows)]
+    zero = (config.get("calibration") or {}).get("zero") or [32768] * (rows * cols)
+    return [list(zero[r * cols : (r + 1) * cols]) for r in range(rows)]
+
+
+class FirmwareProcess(PicoProcess):
     """One simulated Pico running the firmware; use as a context manager."""
+
+    error = FirmwareProcessError
 
     def __init__(
         self,
@@ -132,104 +159,27 @@ class FirmwareProcess:
         on_leds: Callable[[list[Rgb]], None] | None = None,
         heap_size: str = HEAP_SIZE,
     ) -> None:
+        super().__init__()
         self.config = dict(config)
         self._on_leds = on_leds
         self._heap_size = heap_size
         self._interpreter = micropython_executable()
-        self._workdir: tempfile.TemporaryDirectory[str] | None = None
-        self._master = -1
-        self._slave = -1
-        self.port = ""
-        self._proc: subprocess.Popen[bytes] | None = None
         self._feed = -1
         self._led_thread: threading.Thread | None = None
         self._leds: list[Rgb] | None = None
         self._wiring = self._initial_wiring()
         self.boots = 0
 
-    # --- lifetime ---------------------------------------------------------------------
+    def _prepare(self) -> None:
+        self._path("board_config.json").write_text(json.dumps(self.config), encoding="utf-8")
 
-    def start(self) -> FirmwareProcess:
-        if self._workdir is not None:
-            raise FirmwareProcessError("already started")
-        self._workdir = tempfile.TemporaryDirectory(prefix="magboard-pico-")
-        (Path(self._workdir.name) / "board_config.json").write_text(json.dumps(self.config), encoding="utf-8")
-        self.port = str(Path(self._workdir.name) / "ttyACM0")
-        self.plug_in()
-        return self
-
-    def plug_in(self) -> None:
-        """A new pseudo-terminal under the same name, and the firmware booting on it."""
-        if self._workdir is None:
-            raise FirmwareProcessError("not started")
-        if self._master >= 0:
-            raise FirmwareProcessError("already plugged in")
-        self._master, self._slave = os.openpty()
-        tty.setraw(self._slave)
-        flags = fcntl.fcntl(self._master, fcntl.F_GETFL)
-        fcntl.fcntl(self._master, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-        os.symlink(os.ttyname(self._slave), self.port)
-        self._spawn()
-
-    def unplug(self) -> None:
-        """Pull the cable: the firmware loses power and the port vanishes (reads on it fail)."""
-        self.kill()
-        for fd in (self._master, self._slave):
-            if fd >= 0:
-                os.close(fd)
-        self._master = self._slave = -1
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.port)
-
-    def close(self) -> None:
-        """Stop the firmware and remove its pseudo-terminal."""
-        self.unplug()
-        if self._workdir is not None:
-            self._workdir.cleanup()
-            self._workdir = None
-
-    def __enter__(self) -> FirmwareProcess:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def kill(self) -> None:
-        """Stop the firmware at once, as pulling the power would (the port stays)."""
-        proc, self._proc = self._proc, None
-        if proc is not None:
-            if proc.poll() is None:
-                proc.kill()
-            proc.wait()
+    def _after_kill(self) -> None:
         if self._feed >= 0:
             os.close(self._feed)
             self._feed = -1
         if self._led_thread is not None:
             self._led_thread.join(timeout=2.0)
             self._led_thread = None
-
-    def restart(self) -> None:
-        """Power-cycle: the firmware boots again (a new boot id) with the sensors as they are now."""
-        if self._workdir is None or self._master < 0:
-            raise FirmwareProcessError("not started" if self._workdir is None else "unplugged")
-        self.kill()
-        self._discard_host_bytes()
-        self._spawn()
-
-    @property
-    def alive(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
-
-    @property
-    def exit_code(self) -> int | None:
-        return None if self._proc is None else self._proc.poll()
-
-    def output(self) -> str:
-        """What the interpreter printed on stderr in the current run (tracebacks)."""
-        if self._workdir is None:
-            return ""
-        path = Path(self._workdir.name) / "stderr.txt"
-        return path.read_text(encoding="utf-8", errors="replace") if path.exists() else ""
 
     # --- the sensors ------------------------------------------------------------------------
 
@@ -246,28 +196,15 @@ class FirmwareProcess:
         """The colours last shown on the Pico-driven strip, or None before any."""
         return self._leds
 
-    def inject(self, data: bytes) -> None:
-        """Put bytes on the line towards the host as if the device had sent them (noise)."""
-        if self._master < 0:
-            raise FirmwareProcessError("not started")
-        os.write(self._master, data)
-
-    def inject_to_device(self, data: bytes) -> None:
-        """Put bytes on the line towards the firmware as if the host had sent them (noise)."""
-        if self._slave < 0:
-            raise FirmwareProcessError("not started")
-        os.write(self._slave, data)
-
     # --- internals ------------------------------------------------------------------------
 
     def _initial_wiring(self) -> bytes:
         """Nothing on the board: switches open, Hall sensors at their calibrated zero."""
         try:
-            rows, cols = _shape(self.config)
+            board = empty_board(self.config)
             if self.config.get("sensor") != "hall_analog":
-                return encode_digital(self.config, [[False] * cols for _ in range(rows)])
-            zero = (self.config.get("calibration") or {}).get("zero") or [32768] * (rows * cols)
-            return encode_analog(self.config, [zero[r * cols : (r + 1) * cols] for r in range(rows)])
+                return encode_digital(self.config, [[bool(v) for v in row] for row in board])
+            return encode_analog(self.config, board)
         except (FirmwareProcessError, ValueError, TypeError, AttributeError):
             return b"D\x00"  # a config the firmware will refuse: nothing wired
 
@@ -277,21 +214,12 @@ class FirmwareProcess:
             with contextlib.suppress(BrokenPipeError):  # the firmware died; the next boot gets the wiring
                 os.write(self._feed, message)
 
-    def _discard_host_bytes(self) -> None:
-        while True:
-            try:
-                if not os.read(self._master, 4096):
-                    return
-            except (BlockingIOError, OSError):
-                return
-
     def _spawn(self) -> None:
-        assert self._workdir is not None
+        assert self._workdir is not None and self._pty is not None
         feed_read, self._feed = os.pipe()
         led_read, led_write = os.pipe()
         os.write(self._feed, self._wiring)
-        stderr_path = Path(self._workdir.name) / "stderr.txt"
-        with stderr_path.open("wb") as stderr:
+        with self._path("stderr.txt").open("wb") as stderr:
             self._proc = subprocess.Popen(
                 [
                     self._interpreter,
@@ -302,8 +230,8 @@ class FirmwareProcess:
                     str(feed_read),
                     str(led_write),
                 ],
-                stdin=self._master,
-                stdout=self._master,
+                stdin=self._pty.master,
+                stdout=self._pty.master,
                 stderr=stderr,
                 cwd=self._workdir.name,
                 pass_fds=(feed_read, led_write),

@@ -22,7 +22,9 @@ def test_dry_run_copies_every_device_file_and_the_config_then_resets() -> None:
     copy, reset = result.stdout.strip().splitlines()
     assert copy.startswith("mpremote connect /dev/ttyACM0 cp ") and copy.endswith("board_config.json :")
     assert [Path(word).name for word in copy.split()[4:-2]] == list(firmware.DEVICE_FILES)
-    assert reset == "mpremote connect /dev/ttyACM0 reset"
+    # A hard reset with Ctrl-C off, so the host link's first frames cannot cancel it.
+    assert reset.startswith("mpremote connect /dev/ttyACM0 exec --no-follow ")
+    assert "kbd_intr(-1)" in reset and reset.endswith("machine.reset()'")
 
 
 def test_a_failing_mpremote_is_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -77,6 +77,25 @@ class Person:
         self._perform(pos, self.game.play(pos, session.pending), self.game.format_move(pos, session.pending))
         return lit
 
+    def carry_out_ai_move_if_any(self) -> bool:
+        """Once the AI has thought: make its move if it has one, checking every cell it changes
+        was lit for it. False when it is a person's turn."""
+        session, game = self.table.session, self.game
+        self.wait_for_ai()
+        if session.pending is None:
+            return False
+        ai_move = session.pending
+        before = game.cells(session.position)
+        changed = {
+            name
+            for name, stack in game.cells(game.play(session.position, ai_move)).items()
+            if stack != before[name]
+        }
+        text = game.format_move(session.position, ai_move)
+        lit = self.carry_out_ai_move()
+        assert changed <= lit, f"the AI's move {text} is not lit"
+        return True
+
     def _perform(self, pos: Any, target: Any, text: str) -> None:
         """Move the objects, then do what the board asks (in words and lights) until the move is committed."""
         session = self.table.session

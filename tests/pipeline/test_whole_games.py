@@ -43,18 +43,7 @@ def test_a_game_against_the_ai_on_the_simulated_board(
         session, game = table.session, table.game
         person.serve(0.3)
         while not game.is_over(session.position) and len(session.moves) < max_plies:
-            person.wait_for_ai()
-            if session.pending is not None:
-                ai_move = session.pending
-                changed = {
-                    name
-                    for name, stack in game.cells(game.play(session.position, ai_move)).items()
-                    if stack != game.cells(session.position)[name]
-                }
-                lit = person.carry_out_ai_move()
-                text = game.format_move(session.position, ai_move)
-                assert changed <= lit, f"the AI's move {text} is not lit"
-            else:
+            if not person.carry_out_ai_move_if_any():
                 moves = game.legal_moves(session.position)
                 person.make(rng.choice(moves))
         assert table.play.bad_snapshots == 0
