@@ -147,7 +147,7 @@ def _progress(
         return Lifted(sentence, scene, buttons, side=side, origins=origins, targets=targets)
     todo = _named(names, verdict.todo)
     if todo:
-        label = verdict.choices[0].label if verdict.choices else ""
+        label = verdict.choices[0].label if len(verdict.choices) == 1 else "your turn"
         said = words.steps_words(game, todo[:SAID_STEPS]) + _more(todo)
         return TurnUnderWay(
             f"To finish {label}: {said}",

@@ -32,6 +32,7 @@ from host.tracking.evidence import Evidence
 from host.tracking.plan import Do, Step, plan
 
 R = TypeVar("R", bound=Hashable)
+MANY = 8  # more moves than this on the way: their common steps are not worth working out
 
 
 class Seen(Enum):
@@ -182,11 +183,18 @@ class Tracker(Generic[R]):
                 j
                 for c in consistent
                 for j, r in c.reading.items()
-                if j not in done and r != expect.reading[j]
+                if j not in done
+                and r != expect.reading[j]
+                and r != expect.empty
+                and not self._is_turn(expect.stacks[j], c.after[j])
             )
         todo: tuple[Step[int], ...] = ()
         if len(consistent) == 1:
             todo = self.remaining(consistent[0], reading, evidence, now)
+        elif not lifted and not following and len(consistent) <= MANY:
+            # Nothing to put anywhere: what every one of the moves still needs (a piece to take off).
+            lefts = [self.remaining(c, reading, evidence, now) for c in consistent]
+            todo = tuple(step for step in lefts[0] if all(step in left for left in lefts[1:]))
         return Verdict(Seen.PROGRESS, choices=tuple(consistent), lifted=lifted, next=following, todo=todo)
 
     def _landings(self, c: Candidate[R], origin: int, top: Thing) -> list[int]:

@@ -596,12 +596,6 @@ def test_a_desdemona_capture_turns_the_stone_between(sensor: str, order: str) ->
     assert session.moves == [*texts, "d7-c6xc8"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="two candidates (d7-c6xc8, d7-c8xc6: queen and Black stone read alike) leave c7's turn as the "
-    "only step left, but with two candidates there is no 'todo': Hall lights c7 green and says 'put a Black "
-    "stone on a green cell'; reed lights nothing and says 'put a piece on a green cell'",
-)
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 def test_a_desdemona_capture_asks_for_the_stone_between_to_be_turned(sensor: str) -> None:
     texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7"]
@@ -696,13 +690,6 @@ def test_a_desdemona_stone_shot_first_on_reed_is_not_asked_about() -> None:
     assert session.moves == ["a4-a6", "a7-a9/b8"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tracker._progress 'next' takes every cell a consistent move changes and is not done, including a "
-    "cell to be emptied: g10 (White's queen still on it) is lit green and the sentence says 'put a piece "
-    "on a "
-    "green cell', where g10-h10/j10 needs the queen taken off g10",
-)
 def test_a_cell_to_be_emptied_is_not_lit_as_a_put_on_reed() -> None:
     session, board = session_at("desdemona-reed", ["a4-a6"])
     board.stacks["h10"].append(Thing("stone", 0))
