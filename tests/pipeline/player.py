@@ -19,7 +19,7 @@ ANSWER_S = 0.6
 
 
 class Person:
-    def __init__(self, table: Table, seed: int = 0, step_ms: int = 30) -> None:
+    def __init__(self, table: Table, seed: int = 0, step_ms: int = 80) -> None:  # a hand: 80 ms an action
         assert table.rig is not None
         self.table = table
         self.rng = random.Random(seed)
