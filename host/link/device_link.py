@@ -636,6 +636,7 @@ class DeviceLink:
             boot_id=state.boot_id,
             device_time_ms=state.settled_ms,
             generation=state.generation,
+            received_ms=time.monotonic_ns() // 1_000_000,
         )
         with self._lock:
             self._latest = snapshot

@@ -20,7 +20,8 @@ class Snapshot:
     Values: reed builds 0 open / 1 closed; analog Hall builds 0 empty, 1 north,
     2 south, and 3 weak on a levels build. boot_id names the firmware run it
     came from; device_time_ms is when it settled, in the device's uptime;
-    generation counts settled changes since that boot.
+    generation counts settled changes since that boot; received_ms is when the
+    host's reader thread took it off the line, before it waited in any queue.
     """
 
     board: str
@@ -31,6 +32,7 @@ class Snapshot:
     boot_id: int
     device_time_ms: int
     generation: int
+    received_ms: int = 0  # when this host read it (time.monotonic, ms): the time the reading was taken
 
     def __post_init__(self) -> None:
         if len(self.values) != self.rows * self.cols:

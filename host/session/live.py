@@ -10,10 +10,10 @@ or drowned in noise, the loop keeps ticking the session, and passes every
 change of the link's status (connected / reconnecting / disconnected, with the
 reason) to ``link_listeners``, and tells the session, whose view then says so.
 
-Readings keep the time they were taken: each snapshot carries the firmware's
-uptime when it settled, which ``DeviceClock`` maps onto this machine's clock,
-and every snapshot waiting in the queue is handed on before the clock ticks,
-so a stall never makes two moves into one or a half-way board look settled.
+Readings keep the time they were taken: each snapshot carries the time the
+link's reader thread took it off the line, and every snapshot waiting in the
+queue is handed on before the clock ticks, so a stall never makes two moves
+into one or a half-way board look settled.
 """
 
 from __future__ import annotations
@@ -34,23 +34,6 @@ def monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
-class DeviceClock:
-    """The firmware's uptime as this machine's clock: the smallest delay seen since its boot is taken
-    as the link's latency, so a snapshot read late (the host was busy) keeps the time it settled."""
-
-    def __init__(self) -> None:
-        self._boot: int | None = None
-        self._offset = 0
-
-    def host_time(self, boot_id: int, device_ms: int, received_ms: int) -> int:
-        offset = received_ms - device_ms
-        if boot_id != self._boot:
-            self._boot, self._offset = boot_id, offset
-        else:
-            self._offset = min(self._offset, offset)
-        return min(received_ms, device_ms + self._offset)
-
-
 class LiveLoop:
     def __init__(
         self,
@@ -68,7 +51,6 @@ class LiveLoop:
         # called with the link's new status and its reason whenever it changes, on the loop's thread
         self.link_listeners: list[Callable[[LinkStatus, str], None]] = []
         self.link_status = link.status
-        self.device_clock = DeviceClock()
 
     def run(self, until: Callable[[], bool] | None = None) -> None:
         """Serve the board until ``stop`` is set or ``until()`` says so."""
@@ -93,7 +75,7 @@ class LiveLoop:
                 listener(status, reason)
         now = self.clock()
         for snapshot in snapshots:
-            taken = self.device_clock.host_time(snapshot.boot_id, snapshot.device_time_ms, now)
+            taken = min(now, snapshot.received_ms) if snapshot.received_ms else now
             self.play.on_snapshot(taken, snapshot.values)
         if self.buttons is not None:
             for press in self.buttons.poll():
