@@ -100,19 +100,24 @@ def put_right(person: Person, wrong: dict[str, tuple[Thing, ...]]) -> None:
 
 
 def pico_frames_match_the_session(table: Table) -> None:
-    """The frames sent over the link are the session's (newest first when the Pico lagged), and
-    the Pico's NeoPixels showed every one of them, in order, colour for colour."""
+    """The frames the Pico's NeoPixels showed are the session's, in order, colour for colour, ending on
+    the session's last one.  The LED sender sends the newest frame (one the Pico had no time for is
+    skipped) and sends a frame again when its ACK was lost, so a frame may show twice in a row."""
     rig, strip = table.rig, table.play.leds
     assert rig is not None and isinstance(rig.firmware, EmulatedPico) and isinstance(strip, MirroredStrip)
     pico = rig.firmware
     Person(table).serve(10.0 * EMULATED_SLOWDOWN, until=lambda: strip.idle)
-    Person(table).serve(10.0 * EMULATED_SLOWDOWN, until=lambda: len(pico.led_frames) >= len(strip.sent))
     session_frames = [shown.output for shown in rig.leds.frames]
+    Person(table).serve(
+        10.0 * EMULATED_SLOWDOWN,
+        until=lambda: bool(pico.led_frames) and tuple(pico.led_frames[-1][1]) == tuple(session_frames[-1]),
+    )
+    shown = [tuple(colours) for _t, colours in pico.led_frames]
+    distinct = [frame for i, frame in enumerate(shown) if i == 0 or frame != shown[i - 1]]
     at = 0
-    for frame in strip.sent:
-        at = session_frames.index(frame, at)
-    assert strip.sent[-1] == session_frames[-1]
-    assert [tuple(colours) for _t, colours in pico.led_frames] == strip.sent
+    for frame in distinct:
+        at = session_frames.index(frame, at)  # ValueError: the Pico showed a frame the session never sent
+    assert distinct[-1] == session_frames[-1]
 
 
 @pytest.mark.parametrize(("game_id", "board_id", "plies"), CASES)
