@@ -248,6 +248,15 @@ def ladder(game_id: str, seconds: float, games: int, seed: int, levels: tuple[in
         )
 
 
+def setting_value(current: Any, text: str) -> Any:
+    """``text`` as a value of the type of the policy setting it replaces (a bool from true/false)."""
+    if isinstance(current, bool):
+        if text.lower() not in ("true", "false"):
+            raise SystemExit(f"expected true or false, not {text!r}")
+        return text.lower() == "true"
+    return type(current)(text)
+
+
 def versus(game_id: str, settings: list[str], seconds: float, games: int) -> None:
     game = registry.make(game_id)
     variant = policy_for(game)
@@ -255,7 +264,7 @@ def versus(game_id: str, settings: list[str], seconds: float, games: int) -> Non
         name, _, value = setting.partition("=")
         if not hasattr(variant, name):
             raise SystemExit(f"{game_id} policy has no setting {name!r}")
-        setattr(variant, name, type(getattr(variant, name))(value))
+        setattr(variant, name, setting_value(getattr(variant, name), value))
     players = (AiPlayer(game, policy=variant, seed=1), AiPlayer(game, seed=2))
     tally = play_match(game, players, games, seconds, opening_plies=OPENING_PLIES)
     low, high = tally.interval()

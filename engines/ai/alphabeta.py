@@ -3,7 +3,10 @@
 Works for games where a player may move twice in a row (passes, multi-step
 turns): a child's value is negated only when the side to move changes.
 Finished games score +-(WIN - ply * MATE_STEP) so that quicker wins and slower
-losses are preferred; everything else comes from the game's ``Policy``.
+losses are preferred; everything else comes from the game's ``Policy``.  Where
+the policy asks for it, the leaves are quiescence searches: the side to move
+may stand on the evaluation or play on with the policy's noisy moves
+(captures), so that a leaf is never judged just before a capture is answered.
 """
 
 from __future__ import annotations
@@ -114,6 +117,8 @@ class AlphaBeta:
             return done - MATE_STEP * ply if done > 0 else (done + MATE_STEP * ply if done < 0 else 0.0)
         if depth <= 0:
             self.horizon += 1
+            if self.policy.quiescence:
+                return self._quiesce(pos, alpha, beta, ply)
             return self.policy.evaluate(pos)
         key = game.key(pos)
         entry = self.table.get(key)
@@ -128,7 +133,7 @@ class AlphaBeta:
                 if flag == UPPER and stored <= alpha:
                     return stored
         if depth == 1:
-            return self._frontier(pos, moves, alpha, beta, key, hint)
+            return self._frontier(pos, moves, alpha, beta, key, hint, ply)
         moves = self.policy.order(pos, moves)
         if hint is not None and moves[0] != hint:
             try:
@@ -157,7 +162,9 @@ class AlphaBeta:
         self.table[key] = (depth, best, flag, best_move)
         return best
 
-    def _frontier(self, pos: Any, moves: list[Any], alpha: float, beta: float, key: int, hint: Any) -> float:
+    def _frontier(
+        self, pos: Any, moves: list[Any], alpha: float, beta: float, key: int, hint: Any, ply: int
+    ) -> float:
         """A node one move above the leaves: every child is evaluated anyway, so no ordering pass."""
         game = self.game
         policy = self.policy
@@ -168,16 +175,23 @@ class AlphaBeta:
         best, best_move = -INFINITY, moves[0]
         if hint is not None and hint in moves:
             moves = [hint, *moves]
+        quiescence = policy.quiescence
         for move in moves:
             child = game.play(pos, move)
             self.budget.spend()
             v = policy.result(child)
+            turned = game.to_move(child) != me
             if v is not None:
                 v = v - MATE_STEP if v > 0 else (v + MATE_STEP if v < 0 else 0.0)
             else:
                 self.horizon += 1
-                v = policy.evaluate(child)
-            if game.to_move(child) != me:
+                if not quiescence:
+                    v = policy.evaluate(child)
+                elif turned:
+                    v = self._quiesce(child, -beta, -alpha, ply + 1)
+                else:
+                    v = self._quiesce(child, alpha, beta, ply + 1)
+            if turned:
                 v = -v
             if v > best:
                 best, best_move = v, move
@@ -188,6 +202,35 @@ class AlphaBeta:
                         break
         flag = UPPER if best <= start_alpha else (LOWER if best >= beta else EXACT)
         self.table[key] = (1, best, flag, best_move)
+        return best
+
+    def _quiesce(self, pos: Any, alpha: float, beta: float, ply: int) -> float:
+        """The value of ``pos`` (not finished) for its side to move: its evaluation, or a noisy line's if better."""
+        game = self.game
+        policy = self.policy
+        best = policy.evaluate(pos)
+        if best >= beta:
+            return best
+        alpha = max(alpha, best)
+        me = game.to_move(pos)
+        for move in policy.noisy(pos):
+            child = game.play(pos, move)
+            self.budget.spend()
+            done = policy.result(child)
+            if done is not None:
+                v = done - MATE_STEP * ply if done > 0 else (done + MATE_STEP * ply if done < 0 else 0.0)
+                if game.to_move(child) != me:
+                    v = -v
+            elif game.to_move(child) == me:
+                v = self._quiesce(child, alpha, beta, ply + 1)
+            else:
+                v = -self._quiesce(child, -beta, -alpha, ply + 1)
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
         return best
 
     def _pv(self, pos: Any, best: Any, limit: int = 12) -> list[Any]:

@@ -18,6 +18,7 @@ from engines.kingofrings import (
     BIGBLUE,
     BLUE,
     DROP_ORIGIN,
+    KNIGHT,
     LANDS,
     PASS,
     SILVER,
@@ -25,11 +26,6 @@ from engines.kingofrings import (
     KingOfRings,
     Position,
 )
-
-THREAT_SHARE = 0.5
-MOBILITY_WEIGHT = 0.1
-HAND_WEIGHT = 1.0
-SCALE = 10.0
 
 
 class KingOfRingsPolicy(Policy[Position, int]):
@@ -49,6 +45,13 @@ class KingOfRingsPolicy(Policy[Position, int]):
         (1.0, 3500),
     )
     playout_depth = 4
+    quiescence = True
+    # The evaluation's weights, in points: the share of the best capture the opponent threatens,
+    # a move of mobility, a knight in hand; and the points difference that is worth tanh(1).
+    threat_share = 0.5
+    mobility_weight = 0.1
+    hand_weight = 1.0
+    scale = 10.0
 
     def __init__(self, game: KingOfRings) -> None:
         super().__init__(game)
@@ -92,8 +95,28 @@ class KingOfRingsPolicy(Policy[Position, int]):
         hand = pos.hands[me] - pos.hands[1 - me] if pos.loose else 0
         mine, gain = self._gains(pos, me)
         theirs, threat = self._gains(pos, 1 - me)
-        raw = points + gain - THREAT_SHARE * threat + HAND_WEIGHT * hand + MOBILITY_WEIGHT * (mine - theirs)
-        return EVAL_LIMIT * math.tanh(raw / SCALE)
+        raw = (
+            points
+            + gain
+            - self.threat_share * threat
+            + self.hand_weight * hand
+            + self.mobility_weight * (mine - theirs)
+        )
+        return EVAL_LIMIT * math.tanh(raw / self.scale)
+
+    def noisy(self, pos: Position) -> list[int]:
+        """Captures of enemy holders, the richest first: a stack changes hands, and often back at once."""
+        me = pos.player
+        board = pos.board
+        stacks = pos.stacks
+        enemy = KNIGHT[1 - me]
+        found: list[tuple[int, int]] = []
+        for cell in pos.knights[me]:
+            for dest, move in TARGETS[cell][len(stacks[cell])]:
+                if board[dest] == enemy and stacks[dest]:
+                    found.append((sum(stacks[dest]), move))
+        found.sort(reverse=True)
+        return [move for _, move in found]
 
     def order(self, pos: Position, moves: list[int]) -> list[int]:
         return order_by_lookahead(self, pos, moves)

@@ -57,6 +57,9 @@ class Policy(Generic[P, M]):
     # Whether alpha-beta orders the moves of a node above the leaves too (worth it where a leaf's
     # evaluation costs much more than ordering, and cut-offs there save evaluations).
     order_frontier = False
+    # Whether alpha-beta searches ``noisy`` moves beyond its depth (a quiescence search), for games
+    # where one move can swing the material so far that a static evaluation before it means little.
+    quiescence = False
 
     def __init__(self, game: Rules[P, M]) -> None:
         self.game = game
@@ -76,6 +79,14 @@ class Policy(Generic[P, M]):
     def order(self, pos: P, moves: list[M]) -> list[M]:
         """The moves, most promising first."""
         return moves
+
+    def noisy(self, pos: P) -> list[M]:
+        """The moves of ``pos`` a quiescence search follows (when ``quiescence``), most promising first.
+
+        They must end: every chain of noisy moves has to reach a position
+        without any (captures do, since each takes a piece off the board).
+        """
+        return []
 
     def playout_move(self, pos: P, moves: list[M], rng: random.Random) -> M:
         """The move a playout makes from ``pos``."""
