@@ -205,7 +205,10 @@ class AlphaBeta:
         return best
 
     def _quiesce(self, pos: Any, alpha: float, beta: float, ply: int) -> float:
-        """The value of ``pos`` (not finished) for its side to move: its evaluation, or a noisy line's if better."""
+        """The value of ``pos`` (not finished) for its side to move: its evaluation, or a noisy line's.
+
+        The side to move may always stand on the evaluation (a quiet move is assumed to exist).
+        """
         game = self.game
         policy = self.policy
         best = policy.evaluate(pos)
