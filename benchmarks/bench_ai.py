@@ -23,8 +23,8 @@
 
     .venv/bin/python benchmarks/bench_ai.py odds GAME --ratio 10 --games 30 [--seconds 0.25] [--seed S]
         level 10 (one process) at SECONDS a move against OpenSpiel's MCTSBot at RATIO x SECONDS,
-        colours alternating, a new peer seed each game; one JSON line a game, then W-D-L with a
-        95% Wilson interval of our score
+        colours alternating, a new peer seed each game; one JSON line a game (with its moves, to
+        replay and analyse a loss), then W-D-L with a 95% Wilson interval of our score
 
 Matches against the OpenSpiel baseline at equal time are `magboard match GAME --a ai --b openspiel`.
 """
@@ -317,6 +317,7 @@ def odds(game_id: str, ratio: float, games: int, seconds: float, seed: int) -> N
             "score": result.score,
             "max_seconds": [round(t, 3) for t in result.max_seconds],
             "tally": [tally.wins, tally.draws, tally.losses],
+            "moves": " ".join(result.texts),
         }
         print(json.dumps(line), flush=True)
     line = summary(game_id, (ours, peer), tally, seconds)

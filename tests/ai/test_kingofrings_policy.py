@@ -36,3 +36,25 @@ def test_counted_gains_equal_the_listed_moves() -> None:
                 checked += 1
                 pos = game.play(pos, rng.choice(game.legal_moves(pos)))
         assert checked > 200
+
+
+def test_noisy_moves_are_the_captures_of_holders_richest_first() -> None:
+    game = KingOfRings()
+    policy = KingOfRingsPolicy(game)
+    captures_seen = 0
+    for seed in range(8):
+        rng = random.Random(seed)
+        pos = game.start()
+        while not pos.over:
+            expected = {
+                move
+                for move in game.legal_moves(pos)
+                if move != PASS and pos.board[move & 63] in KNIGHT and pos.stacks[move & 63]
+            }
+            noisy = policy.noisy(pos)
+            assert set(noisy) == expected and len(noisy) == len(expected)
+            values = [sum(pos.stacks[move & 63]) for move in noisy]
+            assert values == sorted(values, reverse=True)
+            captures_seen += len(noisy)
+            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
+    assert captures_seen > 20
