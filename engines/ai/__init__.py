@@ -6,8 +6,10 @@
 Give ``seconds`` (wall clock; the answer comes within it) or ``nodes`` (a
 deterministic budget: the same seed and node budget give the same move), or
 both.  Each game's ``Policy`` (engines/ai/<game>.py) says which search plays it
-best: alpha-beta with iterative deepening and a transposition table, or MCTS
-with a solver, progressive widening and evaluated short playouts.  Chosen by
+best: alpha-beta with iterative deepening and a transposition table (with a
+quiescence search of captures where the policy asks for one: The King of
+Rings), or MCTS with a solver, progressive widening and evaluated short
+playouts.  Chosen by
 self-play at 0.25 s per move (8 games each, ``magboard match GAME --a
 ai:10:alphabeta --b ai:10:mcts --games 8 --seconds 0.25``):
 alpha-beta for Flip Four (8-0), Desdemona (5-3) and The King of Rings (4-4,
