@@ -7,7 +7,8 @@ while on the way.  Evidence keeps, for each cell, the intervals its reading
 differed from the committed position's, with the times the readings were
 taken, so that a glitch shorter than a human touch counts for nothing and a
 touch can be required to come in the order the move's steps happen (a
-capture's landing cell is refilled after the capturing piece was lifted).
+capture's landing cell is refilled after the capturing piece was lifted; a
+piece arrives where it goes after it left where it stood).
 """
 
 from __future__ import annotations
@@ -66,6 +67,22 @@ class Evidence:
         """When ``cell`` last started to differ from the committed reading (a piece lifted from it)."""
         touches = self.touches.get(cell)
         return touches[-1].start if touches else None
+
+    def differs_since(self, cell: int) -> int | None:
+        """When ``cell``'s reading began to differ for good: its last touch's start, across glitches.
+
+        A return to the committed reading shorter than a touch (a phantom on an emptied cell, a
+        dropout under a piece) does not start a new difference.
+        """
+        touches = self.touches.get(cell)
+        if not touches:
+            return None
+        start = touches[-1].start
+        for earlier in reversed(touches[:-1]):
+            if earlier.end is None or start - earlier.end >= MIN_TOUCH_MS:
+                break
+            start = earlier.start
+        return start
 
     def cells(self, now: int) -> frozenset[int]:
         """Every cell with a human touch."""

@@ -87,10 +87,18 @@ class Tracker(Generic[R]):
 
     # --- matches ---------------------------------------------------------------------------
     def proven(self, c: Candidate[R], evidence: Evidence, now: int) -> bool:
-        """Whether every change the sensors cannot see was touched, in an order the move's steps allow."""
-        if not c.must_touch:
-            return True
+        """Whether every change the sensors cannot see was touched, in an order the move's steps allow.
+
+        A piece moved reaches its landing after it left its cell: an empty landing filled before
+        that was filled by something else (a stone shot first), whatever the final reading says.
+        """
         landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE}
+        for cell, source in landings.items():
+            if source is None or cell is None or self.expect.stacks[cell]:
+                continue
+            left, arrived = evidence.differs_since(source), evidence.differs_since(cell)
+            if left is not None and arrived is not None and arrived < left:
+                return False
         for cell in c.must_touch:
             source = landings.get(cell)
             if source is None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
+
 from engines.desdemona import Desdemona
 from engines.game import Game
 from engines.kingofrings import KingOfRings
@@ -212,3 +214,29 @@ def test_a_take_back_on_reed_asks_for_the_stones_to_be_turned_back() -> None:
         DESDEMONA, ("a2", 0, 200), ("a1", 0, 200), ("d2", 0, 200), ("b2", 300, 400), ("c2", 400, 500)
     )
     assert back.restore(away, reading, turned, 900) == ()
+
+
+@pytest.mark.parametrize(
+    ("spans", "seen", "labels"),
+    [
+        # b8 filled at 60, the queen lifted from a7 at 400 and put down at 600: the queen is on a9, the
+        # stone on b8 (the queen cannot have reached b8 before it left a7).
+        ((("b8", 60, None), ("a7", 400, None), ("a9", 600, None)), Seen.MATCH, {"a7-a9/b8"}),
+        # The same with a 10 ms phantom on the emptied a7 after the queen landed: still its one lift.
+        (
+            (("b8", 60, None), ("a7", 400, 650), ("a7", 660, None), ("a9", 600, None)),
+            Seen.MATCH,
+            {"a7-a9/b8"},
+        ),
+        # Both landings filled after the lift: reed cannot tell the queen from the stone.
+        ((("a7", 100, None), ("b8", 300, None), ("a9", 600, None)), Seen.AMBIGUOUS, {"a7-a9/b8", "a7-b8/a9"}),
+    ],
+)
+def test_a_moved_queen_lands_after_it_left(
+    spans: tuple[tuple[str, int, int | None], ...], seen: Seen, labels: set[str]
+) -> None:
+    pos = DESDEMONA.play_texts(["a4-a6"])
+    reading = reading_of(DESDEMONA, pos, a7="empty", a9="magnet", b8="magnet")
+    verdict = tracker(DESDEMONA, [START, pos]).observe(reading, touches(DESDEMONA, *spans), 1000)
+    found = {verdict.match.label} if verdict.match is not None else {c.label for c in verdict.choices}
+    assert (verdict.seen, found) == (seen, labels)
