@@ -104,12 +104,11 @@ def step_words(game: Game[Any, Any], step: Step, things: Sequence[Thing] = ()) -
     carried = things or ((step.thing,) if step.thing is not None else ())
     what = things_name(game, carried)
     if step.do is Do.MOVE:
-        return f"move the {what} from {step.source} to {step.target}"
+        return f"move {_the(what)} from {step.source} to {step.target}"
     if step.do is Do.PUT:
-        article = "a" if what[0].lower() not in "aeiou" else "an"
-        return f"put {article} {what} on {step.target}"
+        return f"put {indefinite(what)} on {step.target}"
     if step.do is Do.REMOVE:
-        return f"take the {what} off {step.source}"
+        return f"take {_the(what)} off {step.source}"
     turned = (
         f" so that {side_name(game, step.thing.colour)} is up"
         if step.thing and step.thing.colour is not None

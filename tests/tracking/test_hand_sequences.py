@@ -468,9 +468,8 @@ def test_a_flip_four_first_turn_of_two_pieces_put_right_is_the_one_left(sensor: 
 @pytest.mark.xfail(
     strict=True,
     reason="guidance pairs by reading, not by object: the White stone on b8 reads as White's queen, so it "
-    "says "
-    "'First move the white's queen from b8 to a7' (lower-cased colour too) and marks the real queen on a9 "
-    "wrong, instead of 'turn over the stone on b8 so that Black is up'",
+    "says 'First move White's queen from b8 to a7' and marks the real queen on a9 wrong, instead of "
+    "'turn over the stone on b8 so that Black is up'",
 )
 def test_a_stone_of_the_wrong_colour_is_guided_to_be_turned_over_on_hall() -> None:
     """White shoots a White stone (it must be Black): a Hall board sees the colour."""
