@@ -30,19 +30,19 @@ from engines.kingofrings import (
 
 class KingOfRingsPolicy(Policy[Position, int]):
     algorithm = "alphabeta"
-    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (14 rungs,
-    # 40 games a match): level 10 at 0.25 s a move (about 7000 nodes) is 1130 Elo above random
-    # play, so 126 a level.
+    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (13 rungs,
+    # 12 games a match, with the quiescence search): level 10 at 0.25 s a move is about 850 Elo above
+    # random play, so 95 a level; from 300 nodes on, more nodes add little at 0.25 s.
     handicaps = (
         (0.0, 1),
-        (0.13, 1),
-        (0.45, 3),
-        (0.77, 10),
-        (1.0, 87),
-        (1.0, 239),
-        (1.0, 762),
-        (1.0, 1676),
-        (1.0, 3500),
+        (0.12, 1),
+        (0.35, 2),
+        (0.66, 7),
+        (0.83, 12),
+        (0.95, 23),
+        (1.0, 59),
+        (1.0, 145),
+        (1.0, 294),
     )
     playout_depth = 4
     quiescence = True
