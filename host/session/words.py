@@ -109,12 +109,12 @@ def step_words(game: Game[Any, Any], step: Step, things: Sequence[Thing] = ()) -
         return f"put {indefinite(what)} on {step.target}"
     if step.do is Do.REMOVE:
         return f"take {_the(what)} off {step.source}"
-    turned = (
-        f" so that {side_name(game, step.thing.colour)} is up"
-        if step.thing and step.thing.colour is not None
-        else ""
-    )
-    return f"turn over {_the(what)} on {step.target}{turned}"
+    if step.thing is None or step.thing.colour is None:
+        return f"turn over {_the(what)} on {step.target}"
+    # A turn's object is named as it must end up, so it is called by its kind: "the stone", not the
+    # colour it does not show yet.
+    kind = OBJECT_NAMES.get(step.thing.kind, step.thing.kind)
+    return f"turn over the {kind} on {step.target} so that {side_name(game, step.thing.colour)} is up"
 
 
 def steps_words(game: Game[Any, Any], steps: Sequence[Step]) -> str:

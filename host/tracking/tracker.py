@@ -83,7 +83,8 @@ class Tracker(Generic[R]):
         consistent = self._consistent(reading, differing)
         if consistent:
             return self._progress(reading, differing, consistent, evidence, now)
-        return Verdict(Seen.MISMATCH, steps=self.guidance(reading))
+        turns = self._turns_to_a_move(reading, differing, evidence, now)
+        return Verdict(Seen.MISMATCH, steps=turns or self.guidance(reading))
 
     # --- matches ---------------------------------------------------------------------------
     def proven(self, c: Candidate[R], evidence: Evidence, now: int) -> bool:
@@ -341,6 +342,46 @@ class Tracker(Generic[R]):
         steps.extend(Step(Do.REMOVE, x, None, ()) for x in extra)
         steps.extend(turns)
         return tuple(steps)
+
+    def _turns_to_a_move(
+        self, reading: Sequence[R], differing: list[int], evidence: Evidence, now: int
+    ) -> tuple[Step[int], ...]:
+        """The turns that make ``reading`` one legal move's, if one move is nearest that way, else none.
+
+        A stone or piece put with the wrong side up (a Hall board sees it) is
+        then put right by turning it, not by taking the whole move back.  Where
+        a piece and a stone read alike, the move whose piece was put down
+        first after it was lifted is the one made: a hand puts down what it
+        carries before it shoots.
+        """
+        if not self.expect.reversible:
+            return ()
+        reading_of = self.expect.reading_of_stack
+        near: dict[int, list[tuple[Step[int], ...]]] = {}
+        for c in self.expect.covering(differing):
+            if c.route is not Route.MOVES:
+                continue
+            turns: list[Step[int]] = []
+            for cell, stack in c.after.items():
+                if reading[cell] == c.reading[cell]:
+                    continue
+                top = stack[-1] if stack else None
+                if top is None or top.kind not in self.expect.reversible or top.colour is None:
+                    break
+                if reading_of((*stack[:-1], Thing(top.kind, 1 - top.colour))) != reading[cell]:
+                    break
+                turns.append(Step(Do.TURN, cell, cell, (top,)))
+            else:
+                if turns and self.proven(c, evidence, now):
+                    near.setdefault(self._landed_at(c, evidence), []).append(tuple(turns))
+        first = near[min(near)] if near else []
+        return first[0] if len(first) == 1 else ()
+
+    def _landed_at(self, c: Candidate[R], evidence: Evidence) -> int:
+        """When the last of the candidate's moved pieces was put down (0 if it moved none)."""
+        moved = [s.target for s in c.steps if s.do is Do.MOVE and s.target is not None]
+        arrivals = [evidence.differs_since(cell) for cell in moved]
+        return max((t for t in arrivals if t is not None), default=0)
 
     def _turned(self, cell: int, value: R) -> Thing | None:
         """The top object turned over, if that is what ``cell`` reads (a Hall board sees the side up)."""

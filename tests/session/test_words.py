@@ -29,6 +29,12 @@ KOR = registry.make("kingofrings")
         (DESDEMONA, Step(Do.PUT, None, "b8", (Thing("stone", 0),)), "Put a Black stone on b8."),
         (DESDEMONA, Step(Do.REMOVE, "b8", None, (Thing("stone", 1),)), "Take the White stone off b8."),
         (KOR, Step(Do.PUT, None, "d4", (Thing("ring_bigblue"),)), "Put a big blue ring on d4."),
+        # A turn names the object as it must end up: by its kind and the side to show.
+        (
+            DESDEMONA,
+            Step(Do.TURN, "b8", "b8", (Thing("stone", 0),)),
+            "Turn over the stone on b8 so that Black is up (orange).",
+        ),
     ],
 )
 def test_a_step_is_said_with_the_right_article(game: Game[Any, Any], step: Step, said: str) -> None:
