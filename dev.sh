@@ -31,7 +31,8 @@ setup() {  # $1: the extra to install ("" or "dev")
   local stamp="$VENV/.installed${1:+-$1}"
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
     "$VENV/bin/python" -m pip install --quiet --upgrade pip
-    "$VENV/bin/python" -m pip install --quiet --editable ".${1:+[$1]}"
+    # Always the pure build: the tests need it (they build the compiled one themselves; README, "A compiled AI").
+    env -u MAGBOARD_COMPILE "$VENV/bin/python" -m pip install --quiet --editable ".${1:+[$1]}"
     touch "$stamp"
   fi
 }

@@ -8,6 +8,11 @@
         core, taking turns), at positions after PLIES random moves from the start: nodes per second,
         depth, and the ratio of nodes per second (REV's code comes from `git archive`); with
         --nodes N instead, whether both find the same move (an optimisation must not change it)
+    .venv/bin/python benchmarks/bench_ai.py compiled [GAME ...] --site DIR [--seconds 1] [--plies 4,10]
+                                                            [--nodes N] [--level L]
+        the pure engines of this checkout against the compiled ones installed in DIR, as `revision`
+        compares revisions (each game; the same positions, options and output).  Make DIR with
+        `MAGBOARD_COMPILE=1 .venv/bin/pip install --no-deps --target DIR .` (about two minutes)
     .venv/bin/python benchmarks/bench_ai.py depth GAME --depth 2 [--plies 4,10] [--seeds 3]
         the processor time (this process only, so other load on the machine counts little) and the
         wall time alpha-beta takes to complete DEPTH turns, at the positions of `revision`
@@ -136,38 +141,72 @@ def search_in(
     return result
 
 
+def compare(
+    game_id: str,
+    checkouts: dict[str, Path],
+    seconds: float | None,
+    nodes: int | None,
+    level: int,
+    plies: list[int],
+    seeds: int,
+    about: dict[str, Any],
+) -> None:
+    """The same searches in two checkouts (the first is the base), taking turns: one JSON line each."""
+    game = registry.make(game_id)
+    (base, _), (other, _) = checkouts.items()
+    totals = {name: [0.0, 0.0] for name in checkouts}
+    for seed in range(seeds):
+        for count in plies:
+            texts = random_line(game, count, seed)
+            pos = game.play_texts(texts)
+            row: dict[str, Any] = {"game": game_id, "seed": seed, "plies": len(texts)}
+            row["legal_moves"] = game.count_moves(pos)
+            for name, checkout in checkouts.items():
+                found = search_in(checkout, game_id, texts, seconds, nodes, level)
+                totals[name][0] += found["nodes"]
+                totals[name][1] += found["seconds"]
+                row[name] = {
+                    "depth": found["depth"],
+                    "simulations": found["simulations"],
+                    "nodes_per_second": round(found["nodes"] / found["seconds"]),
+                    "best": found["best"],
+                }
+            row["ratio"] = round(row[other]["nodes_per_second"] / row[base]["nodes_per_second"], 2)
+            row["same_best"] = row[other]["best"] == row[base]["best"]
+            print(json.dumps(row), flush=True)
+    base_rate, other_rate = (totals[k][0] / totals[k][1] for k in (base, other))
+    summary = {"game": game_id, **about, "level": level, "seconds": seconds, "nodes": nodes}
+    summary["ratio"] = round(other_rate / base_rate, 2)
+    print(json.dumps({"summary": summary}), flush=True)
+
+
 def revision(
     game_id: str, rev: str, seconds: float | None, nodes: int | None, level: int, plies: list[int], seeds: int
 ) -> None:
-    game = registry.make(game_id)
     archive = subprocess.run(["git", "archive", rev, "engines"], cwd=REPO, capture_output=True, check=True)
     with tempfile.TemporaryDirectory() as old:
         with tarfile.open(fileobj=BytesIO(archive.stdout)) as tar:
             tar.extractall(old, filter="data")
-        totals = {"old": [0.0, 0.0], "new": [0.0, 0.0]}
-        for seed in range(seeds):
-            for count in plies:
-                texts = random_line(game, count, seed)
-                pos = game.play_texts(texts)
-                row: dict[str, Any] = {"game": game_id, "seed": seed, "plies": len(texts)}
-                row["legal_moves"] = game.count_moves(pos)
-                for name, checkout in (("old", Path(old)), ("new", REPO)):
-                    found = search_in(checkout, game_id, texts, seconds, nodes, level)
-                    totals[name][0] += found["nodes"]
-                    totals[name][1] += found["seconds"]
-                    row[name] = {
-                        "depth": found["depth"],
-                        "simulations": found["simulations"],
-                        "nodes_per_second": round(found["nodes"] / found["seconds"]),
-                        "best": found["best"],
-                    }
-                row["ratio"] = round(row["new"]["nodes_per_second"] / row["old"]["nodes_per_second"], 2)
-                row["same_best"] = row["new"]["best"] == row["old"]["best"]
-                print(json.dumps(row), flush=True)
-    old_rate, new_rate = (totals[k][0] / totals[k][1] for k in ("old", "new"))
-    summary = {"game": game_id, "rev": rev, "level": level, "seconds": seconds, "nodes": nodes}
-    summary["ratio"] = round(new_rate / old_rate, 2)
-    print(json.dumps({"summary": summary}), flush=True)
+        checkouts = {"old": Path(old), "new": REPO}
+        compare(game_id, checkouts, seconds, nodes, level, plies, seeds, {"rev": rev})
+
+
+def compiled(
+    games: list[str],
+    site: Path,
+    seconds: float | None,
+    nodes: int | None,
+    level: int,
+    plies: list[int],
+    seeds: int,
+) -> None:
+    for checkout, suffix in ((REPO, ".py"), (site, ".so")):
+        probe = [sys.executable, "-c", "import engines.game; print(engines.game.__file__)"]
+        found = subprocess.run(probe, cwd=checkout, capture_output=True, text=True, check=True).stdout.strip()
+        if not found.endswith(suffix):
+            raise SystemExit(f"expected the engines in {checkout} to be {suffix} files, not {found}")
+    for game_id in games:
+        compare(game_id, {"pure": REPO, "compiled": site}, seconds, nodes, level, plies, seeds, {})
 
 
 def depth_time(game_id: str, depth: int, plies: list[int], seeds: int) -> None:
@@ -352,6 +391,14 @@ def main() -> None:
     p.add_argument("--level", type=int, default=10)
     p.add_argument("--plies", type=lambda t: [int(x) for x in t.split(",")], default=[4, 10])
     p.add_argument("--seeds", type=int, default=3)
+    p = sub.add_parser("compiled")
+    p.add_argument("games", nargs="*")
+    p.add_argument("--site", type=Path, required=True, help="a compiled install (pip install --target DIR)")
+    p.add_argument("--seconds", type=float, default=None, help="time per search (default 1 s)")
+    p.add_argument("--nodes", type=int, default=None, help="a node budget: both answers should agree")
+    p.add_argument("--level", type=int, default=10)
+    p.add_argument("--plies", type=lambda t: [int(x) for x in t.split(",")], default=[4, 10])
+    p.add_argument("--seeds", type=int, default=3)
     p = sub.add_parser("odds")
     p.add_argument("game")
     p.add_argument("--ratio", type=float, default=10.0, help="the peer's time per move over ours")
@@ -397,6 +444,18 @@ def main() -> None:
     if args.what == "revision":
         seconds = 1.0 if args.seconds is None and args.nodes is None else args.seconds
         revision(args.game, args.rev, seconds, args.nodes, args.level, args.plies, args.seeds)
+        return
+    if args.what == "compiled":
+        seconds = 1.0 if args.seconds is None and args.nodes is None else args.seconds
+        compiled(
+            args.games or registry.available(),
+            args.site.resolve(),
+            seconds,
+            args.nodes,
+            args.level,
+            args.plies,
+            args.seeds,
+        )
         return
     if args.what == "ladder":
         ladder(args.game, args.seconds, args.games, args.seed, args.levels)

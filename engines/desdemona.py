@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from mypy_extensions import mypyc_attr
+
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import square_grid
 from engines.physical import Thing
@@ -90,6 +92,7 @@ MOVE_RE = re.compile(rf"^({CELL_RE})-({CELL_RE})(?:([/x])({CELL_RE}))?$")
 LOOSE_CELL_RE = re.compile(r"^[a-z]+\d+$")
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class Desdemona(Game[Position, int]):
     id = "desdemona"
     name = "Desdemona"

@@ -30,6 +30,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from engines.flipfour_board import (
     FLIPS,
     FULL,
@@ -84,6 +86,7 @@ POINT_LIST = "a3-a5, b2-b5, c1-c5, d1-d4, e1-e3"
 SYNTAX = "expected a placement like 'c3' or 'b2,d4', or a move like 'c3-c5'"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class FlipFour(Game[Position, int]):
     id = "flipfour"
     name = "Flip Four"

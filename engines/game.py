@@ -16,10 +16,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
+
+from mypy_extensions import mypyc_attr
 
 from engines.geometry import Geometry
 from engines.physical import Thing
+from engines.pickling import by_fields
 
 P = TypeVar("P")
 M = TypeVar("M", bound=Hashable)
@@ -40,18 +43,24 @@ class Outcome:
     winner: int | None
     score: tuple[int, int] | None = None
 
+    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
+        return by_fields(self)
 
+
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # pickled: see engines/pickling.py
 class Game(ABC, Generic[P, M]):
     """The rules of one game: everything else in the project asks these methods.
 
     Subclasses set ``id``, ``name``, ``geometry`` and ``options`` (the names of
     the rule options the game accepts; the chosen ones are in ``chosen``).
+    Compiled with mypyc (README), the class still takes subclasses written in
+    Python, and ``id``, ``name`` and ``options`` stay readable on the class.
     """
 
-    id: str
-    name: str
+    id: ClassVar[str]
+    name: ClassVar[str]
     geometry: Geometry
-    options: frozenset[str] = frozenset()
+    options: ClassVar[frozenset[str]] = frozenset()
 
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
         unknown = sorted(chosen - self.options)

@@ -15,6 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
+
+from engines.pickling import by_fields
 
 Coord = tuple[int, int]
 
@@ -38,6 +41,9 @@ class Geometry:
     index: dict[str, int] = field(init=False, repr=False, compare=False)
     _at: dict[Coord, int] = field(init=False, repr=False, compare=False)
     steps: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[type[Geometry], tuple[Any, ...]]:
+        return by_fields(self)
 
     def __post_init__(self) -> None:
         if len(self.names) != len(self.coords):

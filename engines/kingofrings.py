@@ -15,6 +15,8 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import square_grid
 from engines.physical import Thing
@@ -250,6 +252,7 @@ def start_cells(blue_parity: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return home((0, 1)), home((5, 6))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class KingOfRings(Game[Position, int]):
     """The King of Rings, with the options ``empty_steps`` and ``blue_parity`` of RULES.md."""
 

@@ -10,6 +10,9 @@ player's colour it shows (for a reversible stone or piece, the side facing up).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from engines.pickling import by_fields
 
 # The kinds of object the four games use.  Sensor models and board files refer
 # to these names, so they are part of the contract between engines/ and hardware/.
@@ -31,6 +34,9 @@ class Thing:
 
     kind: str
     colour: int | None = None
+
+    def __reduce__(self) -> tuple[type[Thing], tuple[Any, ...]]:
+        return by_fields(self)
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

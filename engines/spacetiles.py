@@ -35,6 +35,8 @@ import re
 from collections.abc import Mapping
 from typing import NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from engines.bits import cells_of
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import Geometry
@@ -94,6 +96,7 @@ class Position(NamedTuple):
     winner: int
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class SpaceTiles(Game[Position, Turn]):
     """The rules of Space Tiles on one board (by default the 45-cell parallelogram of RULES.md)."""
 

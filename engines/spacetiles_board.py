@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Any
 
 from engines.geometry import HEX_AXES, HEX_DIRECTIONS, Geometry, hex_hexagon, hex_parallelogram
+from engines.pickling import by_fields
 
 DEFAULT_BOARD = "parallelogram"
 
@@ -50,6 +51,9 @@ class SpaceTilesBoard:
     start_tiles: tuple[int, ...]
     tiles: int
     pieces_each: int
+
+    def __reduce__(self) -> tuple[type[SpaceTilesBoard], tuple[Any, ...]]:
+        return by_fields(self)
 
     @property
     def supply(self) -> int:

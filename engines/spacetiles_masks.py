@@ -13,6 +13,8 @@ generator builds each size once per position and pairs it with every tile.
 
 from __future__ import annotations
 
+from mypy_extensions import mypyc_attr
+
 from engines.spacetiles_board import SpaceTilesBoard
 
 # judge() verdicts, for the player who just moved.
@@ -24,6 +26,7 @@ GOES_ON, WINS, LOSES = 0, 1, -1
 AxisWindows = tuple[int, tuple[int, ...], tuple[int, ...], tuple[int, ...]]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # pickled: see engines/pickling.py
 class BoardMasks:
     """Per-cell masks of one board: neighbours, start tiles, and the run windows through each cell."""
 

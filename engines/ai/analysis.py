@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engines.pickling import by_fields
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -29,6 +31,9 @@ class Analysis:
     algorithm: str = ""
     proven: bool = False
     simulations: int = 0
+
+    def __reduce__(self) -> tuple[type[Analysis], tuple[Any, ...]]:
+        return by_fields(self)
 
     def nodes_per_second(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0

@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 from functools import partial
 
+from mypy_extensions import mypyc_attr
+
 from engines.ai.desdemona_bits import bitboard, evaluate_bits
 from engines.ai.desdemona_turns import DesdemonaHalves, DesdemonaHalvesPolicy, from_position, whole_turns
-from engines.ai.policy import Policy, terminal_value
-from engines.ai.rules import TurnSplit
+from engines.ai.levels import Handicap
+from engines.ai.policy import Policy, TurnSplit, terminal_value
 from engines.desdemona import (
     CAPTURE,
     GEOMETRY,
@@ -33,6 +35,7 @@ DIST = tuple(tuple(GEOMETRY.distance(a, b) for b in range(SIZE)) for a in range(
 NEAR = tuple(frozenset(GEOMETRY.neighbours(c)) for c in range(SIZE))
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class DesdemonaPolicy(Policy[Position, int]):
     """Weights are class attributes so that a tuning match can try others (bench_ai.py versus)."""
 
@@ -40,7 +43,7 @@ class DesdemonaPolicy(Policy[Position, int]):
     # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (16 rungs,
     # 20-40 games a match): level 10 at 0.25 s a move (about 560 nodes) is 1090 Elo above random
     # play, so 121 a level.  At 0.25 s a move, levels 7-9 sometimes run out of time before nodes here.
-    handicaps = (
+    handicaps: tuple[Handicap, ...] = (
         (0.0, 1),
         (0.1, 1),
         (0.26, 2),

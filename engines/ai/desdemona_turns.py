@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from mypy_extensions import mypyc_attr
+
 from engines.ai.desdemona_bits import bitboard, evaluate_bits
 from engines.ai.policy import Policy, terminal_value
 from engines.bits import cells_of
@@ -34,8 +36,10 @@ from engines.desdemona import (
 )
 from engines.game import Outcome
 
-# (queens 0, queens 1, stones 0, stones 1, to move, moved queen's square or -1, passes, first turn)
-Half = tuple[int, int, int, int, int, int, int, int]
+# (queens 0, queens 1, stones 0, stones 1, to move, moved queen's square or -1, passes, first turn).
+# Typed as a tuple of any length: compiled (mypyc), a fixed-length one would be unpacked into a C struct
+# and packed into a new tuple again at every call through the search's generic interface.
+Half = tuple[int, ...]
 Q0, Q1, S0, S1, TO_MOVE, MOVED, PASSES, FIRST = range(8)
 NOT_MOVED = -1
 
@@ -199,6 +203,7 @@ def whole_turns(rules: DesdemonaHalves, policy: Policy[Half, int], root: Half, p
     return turns
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class DesdemonaHalvesPolicy(Policy[Half, int]):
     """The Desdemona policy's evaluation on half-move positions, and ordering by the history of cut-offs.
 

@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 import random
 
+from mypy_extensions import mypyc_attr
+
+from engines.ai.levels import Handicap
 from engines.ai.lookahead import order_by_lookahead, winning_move
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
 from engines.ai.windows import chunked, window_balance
@@ -33,12 +36,13 @@ HAND_WEIGHT = 0.3
 SCALE = 6.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class FlipFourPolicy(Policy[Position, int]):
     algorithm = "alphabeta"
     # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (14 rungs,
     # 40 games a match): level 10 at 0.25 s a move (about 36000 nodes) is 1630 Elo above random
     # play, so 181 a level.
-    handicaps = (
+    handicaps: tuple[Handicap, ...] = (
         (0.0, 1),
         (0.28, 2),
         (0.64, 13),

@@ -12,6 +12,9 @@ from __future__ import annotations
 import math
 import random
 
+from mypy_extensions import mypyc_attr
+
+from engines.ai.levels import Handicap
 from engines.ai.lookahead import order_by_lookahead
 from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
 from engines.kingofrings import (
@@ -28,12 +31,13 @@ from engines.kingofrings import (
 )
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class KingOfRingsPolicy(Policy[Position, int]):
     algorithm = "alphabeta"
     # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (13 rungs,
     # 12 games a match, with the quiescence search): level 10 at 0.25 s a move is about 850 Elo above
     # random play, so 95 a level; from 300 nodes on, more nodes add little at 0.25 s.
-    handicaps = (
+    handicaps: tuple[Handicap, ...] = (
         (0.0, 1),
         (0.12, 1),
         (0.35, 2),

@@ -21,6 +21,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
+
+from engines.pickling import by_fields
 
 LOWEST, HIGHEST = 1, 10
 # Share of the time per move a level keeps of the level above.  The node caps, not the time, are
@@ -52,6 +55,9 @@ class Level:
     time_fraction: float
     breadth: float = 1.0
     nodes: int | None = None
+
+    def __reduce__(self) -> tuple[type[Level], tuple[Any, ...]]:
+        return by_fields(self)
 
     def candidates(self, legal: int) -> int:
         """How many of ``legal`` moves this level considers."""

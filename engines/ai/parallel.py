@@ -22,6 +22,7 @@ imports the main module).
 
 from __future__ import annotations
 
+import atexit
 import multiprocessing
 import random
 import time
@@ -66,6 +67,11 @@ def _forget_pool() -> None:
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)
     _pool, _pool_size = None, 0
+
+
+# Dropped at exit while the modules it needs are still there: compiled (mypyc), this module's globals
+# outlive them, and the pool's clean-up would fail noisily at the very end.
+atexit.register(_forget_pool)
 
 
 def _collect(futures: list[Future[Any]], deadline: float) -> list[Any]:

@@ -8,15 +8,17 @@ this order, alpha-beta searches in it) and the move choice inside playouts.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from importlib import import_module
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+from mypy_extensions import mypyc_attr
+
+from engines.ai.analysis import Analysis
 from engines.ai.levels import Handicap
 from engines.ai.rules import Rules
 from engines.game import Game
-
-if TYPE_CHECKING:
-    from engines.ai.rules import TurnSplit
 
 P = TypeVar("P")
 M = TypeVar("M")
@@ -27,6 +29,7 @@ WIN = 1.0
 EVAL_LIMIT = 0.9
 
 
+@mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # pickled: see engines/pickling.py
 class Policy(Generic[P, M]):
     """Game knowledge for the search; the defaults know nothing but the rules.
 
@@ -35,6 +38,8 @@ class Policy(Generic[P, M]):
     cost very different amounts in different games.  ``handicaps`` are the
     (breadth, node cap) of levels 1..9 (engines/ai/levels.py); they are per
     game because strength grows differently with each in each game.
+    Settings are given per class and changed per policy (``policy.handicaps
+    = ...``), never on the class: compiled (mypyc), each policy holds them.
     """
 
     algorithm = "mcts"
@@ -98,6 +103,29 @@ class Policy(Generic[P, M]):
     def split_turns(self, pos: P) -> TurnSplit | None:
         """``pos`` in a model whose moves are parts of turns, for alpha-beta (None: search whole turns)."""
         return None
+
+
+@dataclass(frozen=True)
+class TurnSplit:
+    """A position of a game in a model whose moves are parts of the game's turns.
+
+    ``rules`` and ``policy`` are the model's; ``root`` is the searched
+    position in it; a turn takes ``parts`` moves of the model (some turns
+    fewer), so alpha-beta deepens ``parts`` at a time; ``turns`` turns a line
+    of parts from ``root`` into the game's moves, completing a last
+    unfinished turn only if it is the first.
+    """
+
+    rules: Rules[Any, Any]
+    policy: Policy[Any, Any]
+    root: Any
+    parts: int
+    turns: Callable[[Any, list[Any]], list[Any]]
+
+    def whole(self, found: Analysis) -> Analysis:
+        """The model's search result as the game's: whole turns, depth in turns."""
+        line = self.turns(self.root, found.pv)
+        return replace(found, best=line[0], pv=line, depth=found.depth // self.parts)
 
 
 def terminal_value(game: Rules[Any, Any], pos: Any) -> float | None:

@@ -14,6 +14,9 @@ from __future__ import annotations
 import math
 import random
 
+from mypy_extensions import mypyc_attr
+
+from engines.ai.levels import Handicap
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
 from engines.ai.windows import chunked, window_balance
 from engines.game import Game
@@ -25,12 +28,13 @@ HAND_WEIGHT = 0.05
 SCALE = 5.0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class SpaceTilesPolicy(Policy[Position, Turn]):
     algorithm = "mcts"
     # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (13 rungs,
     # 40 games a match): level 10 at 0.25 s a move (about 600 nodes) is 1210 Elo above random
     # play, so 134 a level.
-    handicaps = (
+    handicaps: tuple[Handicap, ...] = (
         (0.0, 1),
         (0.12, 1),
         (0.25, 2),

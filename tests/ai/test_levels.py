@@ -48,9 +48,9 @@ def test_each_level_sees_more_of_the_tree_than_the_one_below(game_id: str) -> No
 
 def test_a_game_needs_a_handicap_for_each_level_below_ten() -> None:
     with pytest.raises(ValueError, match=r"levels 1\.\.9"):
-        level(5, Policy.handicaps[:-1])
+        level(5, Policy(GAME).handicaps[:-1])
     with pytest.raises(ValueError, match=r"1\.\.10"):
-        level(11, Policy.handicaps)
+        level(11, Policy(GAME).handicaps)
 
 
 def test_every_level_keeps_its_own_time_even_at_a_quarter_second() -> None:
@@ -62,11 +62,11 @@ def test_every_level_keeps_its_own_time_even_at_a_quarter_second() -> None:
 
 
 def test_a_node_budget_is_capped_by_the_level() -> None:
-    third = level(3, Policy.handicaps)
+    third = level(3, Policy(GAME).handicaps)
     assert third.nodes == 6
     assert third.limits(None, 50) == (None, 6)
     assert third.limits(None, 4) == (None, 4)
-    assert level(HIGHEST, Policy.handicaps).limits(None, 50) == (None, 50)
+    assert level(HIGHEST, Policy(GAME).handicaps).limits(None, 50) == (None, 50)
 
 
 @pytest.mark.parametrize("game_id", registry.available())
@@ -89,7 +89,7 @@ def test_level_one_plays_at_random() -> None:
 def test_a_level_sees_a_win_only_when_it_considers_it() -> None:
     # Level 2 considers ceil(5 ** 0.3) = 2 of the 5 moves, drawn at random: c1 is among them with
     # chance 1 - C(4,2)/C(5,2) = 0.4, and its search (2 nodes) then takes it.
-    assert level(2, Policy.handicaps).candidates(5) == 2
+    assert level(2, Policy(GAME).handicaps).candidates(5) == 2
     found = [think(GAME, WIN_IN_ONE, level=2, nodes=1000, seed=seed) for seed in range(60)]
     wins = sum(f.best == GEOMETRY.cell("c1") for f in found)
     assert 12 <= wins <= 36
