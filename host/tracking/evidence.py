@@ -68,21 +68,10 @@ class Evidence:
         touches = self.touches.get(cell)
         return touches[-1].start if touches else None
 
-    def differs_since(self, cell: int) -> int | None:
-        """When ``cell``'s reading began to differ for good: its last touch's start, across glitches.
-
-        A return to the committed reading shorter than a touch (a phantom on an emptied cell, a
-        dropout under a piece) does not start a new difference.
-        """
+    def first_left(self, cell: int) -> int | None:
+        """When ``cell`` first began to differ from the committed reading: the earliest a piece left it."""
         touches = self.touches.get(cell)
-        if not touches:
-            return None
-        start = touches[-1].start
-        for earlier in reversed(touches[:-1]):
-            if earlier.end is None or start - earlier.end >= MIN_TOUCH_MS:
-                break
-            start = earlier.start
-        return start
+        return touches[0].start if touches else None
 
     def cells(self, now: int) -> frozenset[int]:
         """Every cell with a human touch."""

@@ -90,14 +90,16 @@ class Tracker(Generic[R]):
     def proven(self, c: Candidate[R], evidence: Evidence, now: int) -> bool:
         """Whether every change the sensors cannot see was touched, in an order the move's steps allow.
 
-        A piece moved reaches its landing after it left its cell: an empty landing filled before
-        that was filled by something else (a stone shot first), whatever the final reading says.
+        A piece moved reaches its landing after it left its cell: an empty landing last filled
+        before its cell was first emptied was filled by something else (a stone shot first),
+        whatever the final reading says.  (Touches after the move - a cell tapped to show it was
+        done - only make the landing later or the leaving earlier, never the other way round.)
         """
         landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE}
         for cell, source in landings.items():
             if source is None or cell is None or self.expect.stacks[cell]:
                 continue
-            left, arrived = evidence.differs_since(source), evidence.differs_since(cell)
+            left, arrived = evidence.first_left(source), evidence.left(cell)
             if left is not None and arrived is not None and arrived < left:
                 return False
         for cell in c.must_touch:
@@ -380,7 +382,7 @@ class Tracker(Generic[R]):
     def _landed_at(self, c: Candidate[R], evidence: Evidence) -> int:
         """When the last of the candidate's moved pieces was put down (0 if it moved none)."""
         moved = [s.target for s in c.steps if s.do is Do.MOVE and s.target is not None]
-        arrivals = [evidence.differs_since(cell) for cell in moved]
+        arrivals = [evidence.left(cell) for cell in moved]
         return max((t for t in arrivals if t is not None), default=0)
 
     def _turned(self, cell: int, value: R) -> Thing | None:
