@@ -115,7 +115,13 @@ def test_noise_restarts_and_unplugging_never_stop_the_game(table: tuple[Table, W
     assert rig is not None
     firmware = rig.firmware
     rng = random.Random(11)
-    _serve_until(table_, lambda: table_.play.last_frame is not None and _lit_as_wanted(table_), "first LEDs")
+    # The first reading as well as the first LEDs: a board whose LEDs hang off the Pi may light them
+    # before the Pico's first STATE has arrived.
+    _serve_until(
+        table_,
+        lambda: table_.play.last_frame is not None and _lit_as_wanted(table_) and link.latest is not None,
+        "first LEDs and reading",
+    )
     assert link.latest is not None
     board_before = link.latest.values
     seen = len(watch.snapshots)
