@@ -7,8 +7,7 @@ while on the way.  Evidence keeps, for each cell, the intervals its reading
 differed from the committed position's, with the times the readings were
 taken, so that a glitch shorter than a human touch counts for nothing and a
 touch can be required to come in the order the move's steps happen (a
-capture's landing cell is refilled after the capturing piece was lifted; a
-piece arrives where it goes after it left where it stood).
+capture's landing cell is refilled after the capturing piece was lifted).
 """
 
 from __future__ import annotations
@@ -67,11 +66,6 @@ class Evidence:
         """When ``cell`` last started to differ from the committed reading (a piece lifted from it)."""
         touches = self.touches.get(cell)
         return touches[-1].start if touches else None
-
-    def first_left(self, cell: int) -> int | None:
-        """When ``cell`` first began to differ from the committed reading: the earliest a piece left it."""
-        touches = self.touches.get(cell)
-        return touches[0].start if touches else None
 
     def cells(self, now: int) -> frozenset[int]:
         """Every cell with a human touch."""

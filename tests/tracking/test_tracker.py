@@ -8,8 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import pytest
-
 from engines.desdemona import Desdemona
 from engines.game import Game
 from engines.kingofrings import KingOfRings
@@ -214,43 +212,3 @@ def test_a_take_back_on_reed_asks_for_the_stones_to_be_turned_back() -> None:
         DESDEMONA, ("a2", 0, 200), ("a1", 0, 200), ("d2", 0, 200), ("b2", 300, 400), ("c2", 400, 500)
     )
     assert back.restore(away, reading, turned, 900) == ()
-
-
-# Desdemona after a4-a6 on reed, White to move: the queen a7 went to a9 and shot b8 (or back to a7).
-SHOT_B8 = {"a7": "empty", "a9": "magnet", "b8": "magnet"}
-SHOT_BACK = {"a9": "magnet"}  # a7 holds the stone: it reads as before
-
-
-@pytest.mark.parametrize(
-    ("spans", "changes", "seen", "labels"),
-    [
-        # b8 filled at 60, the queen lifted from a7 at 400 and put down at 600: the queen is on a9, the
-        # stone on b8 (the queen cannot have reached b8 before it left a7).
-        ((("b8", 60, None), ("a7", 400, None), ("a9", 600, None)), SHOT_B8, Seen.MATCH, {"a7-a9/b8"}),
-        # The same with a 10 ms phantom on the emptied a7 after the queen landed: still its one lift.
-        (
-            (("b8", 60, None), ("a7", 400, 650), ("a7", 660, None), ("a9", 600, None)),
-            SHOT_B8,
-            Seen.MATCH,
-            {"a7-a9/b8"},
-        ),
-        # Both landings filled after the lift: reed cannot tell the queen from the stone.
-        (
-            (("a7", 100, None), ("b8", 300, None), ("a9", 600, None)),
-            SHOT_B8,
-            Seen.AMBIGUOUS,
-            {"a7-a9/b8", "a7-b8/a9"},
-        ),
-        # The stone shot back to a7, and a7 tapped after the move to show it done: the queen left a7
-        # first at 400 and landed on a9 at 560, whatever a7 did later.
-        ((("a7", 400, 480), ("a9", 560, None), ("a7", 900, 990)), SHOT_BACK, Seen.MATCH, {"a7-a9/a7"}),
-    ],
-)
-def test_a_moved_queen_lands_after_it_left(
-    spans: tuple[tuple[str, int, int | None], ...], changes: dict[str, str], seen: Seen, labels: set[str]
-) -> None:
-    pos = DESDEMONA.play_texts(["a4-a6"])
-    reading = reading_of(DESDEMONA, pos, **changes)
-    verdict = tracker(DESDEMONA, [START, pos]).observe(reading, touches(DESDEMONA, *spans), 1000)
-    found = {verdict.match.label} if verdict.match is not None else {c.label for c in verdict.choices}
-    assert (verdict.seen, found) == (seen, labels)
