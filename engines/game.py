@@ -23,6 +23,7 @@ from mypy_extensions import mypyc_attr
 from engines.geometry import Geometry
 from engines.physical import Thing
 from engines.pickling import by_fields
+from engines.table import Table
 
 P = TypeVar("P")
 M = TypeVar("M", bound=Hashable)
@@ -52,15 +53,20 @@ class Game(ABC, Generic[P, M]):
     """The rules of one game: everything else in the project asks these methods.
 
     Subclasses set ``id``, ``name``, ``geometry`` and ``options`` (the names of
-    the rule options the game accepts; the chosen ones are in ``chosen``).
-    Compiled with mypyc (README), the class still takes subclasses written in
-    Python, and ``id``, ``name`` and ``options`` stay readable on the class.
+    the rule options the game accepts; the chosen ones are in ``chosen``),
+    ``table`` (what the game is at the table: objects, words, drawing; see
+    engines/table.py) and ``ai_policy`` ("module:class" of its AI policy,
+    imported only when the AI plays it).  Compiled with mypyc (README), the
+    class still takes subclasses written in Python, and these stay readable on
+    the class.
     """
 
     id: ClassVar[str]
     name: ClassVar[str]
     geometry: Geometry
     options: ClassVar[frozenset[str]] = frozenset()
+    table: ClassVar[Table]
+    ai_policy: ClassVar[str] = ""
 
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
         unknown = sorted(chosen - self.options)

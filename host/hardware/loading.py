@@ -16,8 +16,8 @@ from typing import Any
 
 import hardware
 from engines import geometry as geometries
-from engines.registry import GAMES
-from host.hardware.objects import GAME_OBJECTS, NEUTRAL
+from engines import registry
+from engines.table import Role
 from host.hardware.reader import Problems, Table, parse_toml
 from host.hardware.spec import (
     BUTTONS,
@@ -120,7 +120,7 @@ def _parse(top: Table, source: Path, problems: Problems) -> BoardSpec | None:
     if board_id and board_id != source.stem:
         problems.add("id", f"{board_id!r} differs from the file name {source.stem!r}")
     name = top.text("name")
-    game = top.text("game", choices=tuple(GAMES))
+    game = top.text("game", choices=tuple(registry.available()))
     geometry_name = top.text("geometry", choices=tuple(GEOMETRIES))
     geometry_args = tuple(top.integers("geometry_args"))
     geometry = None
@@ -226,7 +226,9 @@ def _pico(t: Table, model: str) -> PicoPins:
 
 
 def _objects(t: Table, game: str) -> dict[str, ObjectSpec]:
-    roles = GAME_OBJECTS.get(game, {})
+    roles = (
+        {k.kind: k.role for k in registry.make(game).table.objects} if game in registry.available() else {}
+    )
     out = {}
     for kind, sub in t.subtables():
         if kind not in roles:
@@ -258,11 +260,11 @@ def _check_poles(t: Table, obj: ObjectSpec) -> None:
         if obj.pole_down:
             t.problems.add(key, "an object without a magnet has no pole")
         return
-    wanted = 1 if obj.role == NEUTRAL else 2
+    wanted = len(obj.role.colours)
     if len(obj.pole_down) != wanted:
         shape = "one pole" if wanted == 1 else "a list of two poles, for colour 0 and colour 1"
-        t.problems.add(key, f"a {obj.role} {obj.kind} with a magnet needs {shape}")
-    elif obj.role == "reversible" and obj.pole_down[0] == obj.pole_down[1]:
+        t.problems.add(key, f"a {obj.role.value} {obj.kind} with a magnet needs {shape}")
+    elif obj.role is Role.REVERSIBLE and obj.pole_down[0] == obj.pole_down[1]:
         t.problems.add(key, f"turning a {obj.kind} over turns its magnet: the two poles must differ")
 
 

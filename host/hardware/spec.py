@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from engines.geometry import Geometry
+from engines.table import Role
 
 REED = "reed"
 HALL_POLARITY = "hall_polarity"
@@ -57,7 +58,7 @@ class ObjectSpec:
     """
 
     kind: str
-    role: str
+    role: Role
     count: int
     magnet: str
     pole_down: tuple[str, ...]

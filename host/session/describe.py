@@ -8,8 +8,9 @@ disagree.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
 
+from engines.physical import Thing
+from engines.table import Table
 from host.session import words
 from host.session.core import Context, State, remaining_of
 from host.session.intent import (
@@ -29,7 +30,6 @@ from host.session.intent import (
     YourTurn,
 )
 from host.session.lights import Blink, Light, Meaning
-from host.session.outcome import explain
 from host.tracking import plan
 from host.tracking.candidates import Candidate
 from host.tracking.plan import Do
@@ -42,6 +42,9 @@ RESTORE_WORDS = {
     RestoreReason.AI_THINKING: "Put the board back",
 }
 SAID_STEPS = 3  # a sentence names this many steps at most, then says how many more
+# Beyond this many moves on the way, what is left of each is not worked out: the lights then show only
+# where a piece may be put next.
+STEPPED = 300
 
 
 def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> Intent:
@@ -52,13 +55,13 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
         return _restore(ctx, state, buttons)
     outcome = game.outcome(pos)
     if outcome is not None:
-        reason, cells = explain(game, pos)
+        ending = game.table.explain(game, pos)
         winner = "a draw" if outcome.winner is None else f"{words.side_name(game, outcome.winner)} wins"
-        said = f": {reason.rstrip('.')}" if reason else ""
+        said = f": {ending.reason.rstrip('.')}" if ending.reason else ""
         sentence = f"Game over: {winner}{said}. Press New game to play again."
-        scene = {cell: Light(Meaning.RESULT, Blink.SLOW) for cell in cells}
+        scene = {cell: Light(Meaning.RESULT, Blink.SLOW) for cell in ending.cells}
         return GameOver(
-            sentence, scene, buttons, winner=outcome.winner, reason=reason, cells=frozenset(cells)
+            sentence, scene, buttons, winner=outcome.winner, reason=ending.reason, cells=ending.cells
         )
     side = ctx.to_move(state)
     if state.thinking:
@@ -71,9 +74,14 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
     if state.asking is not None:
         return _choose(ctx, state, buttons)
     if state.pending is not None:
+        text = game.format_move(pos, state.pending)
+        if state.wary and verdict is not None and verdict.seen is Seen.MISMATCH and state.reading is not None:
+            # A mistake while carrying out the AI's move: what to put right to reach the AI's position.
+            tracker, candidate = ctx.tracker(state), ctx.expect(state).pending_candidate
+            steps = _named(names, tracker.guidance_to(candidate, state.reading, state.evidence, state.now))
+            return _mistake(ctx, f"That is not the AI's move {text}: put the board right.", steps, buttons)
         left = _named(names, remaining_of(ctx, state, (state.pending,)))
         if left or verdict is None or verdict.seen in (Seen.IN_SYNC, Seen.MISMATCH):
-            text = game.format_move(pos, state.pending)
             said = words.steps_words(game, left[:SAID_STEPS]) + _more(left)
             who = words.side_name(game, side)
             sentence = f"The AI plays {text} for {who}: {said}" if left else f"The AI plays {text} for {who}."
@@ -117,7 +125,7 @@ def _your_turn(ctx: Context, state: State, side: int, buttons: frozenset[Button]
     game = ctx.game
     name = words.side_name(game, side)
     scene: Scene = {}
-    sentence = f"{name} to move: {words.turn_words(game, side)}."
+    sentence = f"{name} to move: {words.turn_words(game, state.log.position)}."
     if state.hint:
         hint = _named(game.geometry.names, remaining_of(ctx, state, state.hint[:1]))
         scene = _steps_scene(hint, Blink.SLOW, dim=True)
@@ -135,16 +143,19 @@ def _progress(
     if verdict.lifted:
         origins = tuple(names[c] for c in verdict.lifted)
         targets = frozenset(names[t] for ts in verdict.lifted.values() for t in ts)
-        scene: Scene = {cell: Light(Meaning.LIFT) for cell in origins}
-        scene.update({cell: Light(Meaning.PUT) for cell in targets})
-        held = [expect.stacks[c][-1] for c in verdict.lifted if expect.stacks[c]]
-        what = words.things_name(game, held[-1:]) if held else "piece"
-        place = "square" if game.geometry.shape == "square" else "cell"
+        # The origin is not lit: the piece is in the hand already (putting it back there is no move).
+        scene: Scene = {cell: Light(Meaning.PUT) for cell in targets}
+        reading = state.reading
+        assert reading is not None
+        tracker = ctx.tracker(state)
+        held = [tracker.held(c, reading[c]) or expect.stacks[c][-1:] for c in verdict.lifted]
+        what = game.table.named(held[-1], definite=True) if len(held) == 1 else "the pieces you hold"
+        place = game.table.cell.one
         if targets:
-            sentence = f"Put the {what} from {words.cell_list(origins)} on a green {place}."
+            sentence = f"Put {what} from {words.cell_list(origins)} on a green {place}."
         else:
-            sentence = f"No legal move takes the {what} from {words.cell_list(origins)}: put it back."
-        return Lifted(sentence, scene, buttons, side=side, origins=origins, targets=targets)
+            sentence = f"No legal move takes {what} from {words.cell_list(origins)}: put it back."
+        return Lifted(words.capital(sentence), scene, buttons, side=side, origins=origins, targets=targets)
     todo = _named(names, verdict.todo)
     if todo:
         label = verdict.choices[0].label if len(verdict.choices) == 1 else "your turn"
@@ -157,19 +168,62 @@ def _progress(
             move=label,
             remaining=todo,
         )
-    following = sorted(names[c] for c in verdict.next)
-    scene = {cell: Light(Meaning.PUT) for cell in following}
-    thing = _next_thing(verdict.choices, verdict.next)
-    sentence = f"Finish your turn: put a {words.thing_name(game, thing)} on a green cell."
-    return TurnUnderWay(sentence, scene, buttons, side=side)
+    return _finish(ctx, state, verdict, side, buttons)
 
 
-def _next_thing(choices: Iterable[Candidate[Hashable]], cells: frozenset[int]) -> Any:
-    for c in choices:
-        for step in c.steps:
-            if step.target in cells and step.things:
-                return step.things[-1]
-    return None
+def _finish(
+    ctx: Context, state: State, verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
+) -> Intent:
+    """Several moves are on the way and no piece is in a hand: what any of them does next, lit and said.
+
+    The next step of each is worked out from the legal moves themselves, so a
+    light never points where none of them goes and never hides one of them
+    (the square a queen just left may take the shot).
+    """
+    game = ctx.game
+    names = game.geometry.names
+    table = game.table
+    place = table.cell.one
+    assert state.reading is not None
+    if len(verdict.choices) > STEPPED:
+        scene: Scene = {names[c]: Light(Meaning.PUT) for c in verdict.next}
+        return TurnUnderWay(f"Finish your turn: put a piece on a green {place}.", scene, buttons, side=side)
+    tracker = ctx.tracker(state)
+    firsts = {
+        left[0]
+        for c in verdict.choices
+        if (left := tracker.remaining(c, state.reading, state.evidence, state.now))
+    }
+    scene = {}
+    moving = [s for s in firsts if s.do is Do.MOVE]
+    putting = [s for s in firsts if s.do is Do.PUT]
+    for s in moving:
+        assert s.source is not None and s.target is not None
+        scene[names[s.source]] = Light(Meaning.LIFT)
+    for s in (*moving, *putting):
+        assert s.target is not None
+        scene[names[s.target]] = Light(Meaning.PUT)
+    clauses = []
+    if moving:
+        carried = _alike(table, [s.things for s in moving])
+        clauses.append(f"move {carried} from a yellow {place} to a green one")
+    if putting:
+        put = _alike(table, [s.things for s in putting], definite=False)
+        clauses.append(f"put {put} on a green {place}")
+    said = " or ".join(clauses) or "finish the move"
+    return TurnUnderWay(f"Finish your turn: {said}.", scene, buttons, side=side)
+
+
+def _alike(table: Table, stacks: Sequence[tuple[Thing, ...]], definite: bool = True) -> str:
+    """The objects of several steps as one phrase: 'one of your Orange pieces', 'a White or a Black stone'."""
+    tops = sorted({stack[-1] for stack in stacks if stack}, key=str)
+    if len(stacks) > 1 and len(tops) == 1 and definite:
+        noun = table.kind(tops[0].kind).noun.many
+        colour = f" {table.side(tops[0].colour)}" if tops[0].colour is not None else ""
+        return f"one of the{colour} {noun}"
+    if len(stacks) == 1:
+        return table.named(stacks[0], definite=definite)
+    return " or ".join(table.named((t,), definite=False) for t in tops) or "a piece"
 
 
 def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
@@ -183,11 +237,36 @@ def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
     for cell in choice.changed:
         scene[names[cell]] = Light(Meaning.PUT) if cell in landed else Light(Meaning.CHOOSE, Blink.SLOW)
     labels = tuple(c.label for c in asking.choices)
-    sentence = (
-        f"Which move did you make? The sensors cannot tell {' or '.join(labels)} apart. "
-        f"Tap a blue cell of the one you made, or press Confirm for {choice.label} (shown)."
-    )
+    place = ctx.game.table.cell
+    if all(c.changed == choice.changed for c in asking.choices):
+        # The same cells either way: say what differs, since a tap cannot pick by cell.
+        each = [f"{c.label} leaves {_result_words(ctx, c, asking.choices)}" for c in asking.choices]
+        sentence = (
+            f"Which move did you make? The sensors cannot tell {' from '.join(labels)}: {'; '.join(each)}. "
+            f"Press Confirm for {choice.label} (shown), or tap a lit {place.one} to show the other move."
+        )
+    else:
+        sentence = (
+            f"Which move did you make? The sensors cannot tell {' or '.join(labels)} apart. "
+            f"Tap a blue {place.one} that only your move changed (lift what is on it and put it back, or "
+            f"touch it), or press Confirm for {choice.label} (shown)."
+        )
     return Choose(sentence, scene, buttons, choices=labels, shown=choice.label)
+
+
+def _result_words(ctx: Context, choice: Candidate[Hashable], others: Sequence[Candidate[Hashable]]) -> str:
+    """Where the choice's objects end up, on the cells where the other choices differ: 'the queen on d3'."""
+    names, table = ctx.game.geometry.names, ctx.game.table
+    differs = sorted(
+        cell for cell in choice.changed if any(o.after.get(cell) != choice.after[cell] for o in others)
+    )
+    said = [
+        f"{table.named(choice.after[cell][-1:], definite=True)} on {names[cell]}"
+        if choice.after[cell]
+        else f"{names[cell]} empty"
+        for cell in differs
+    ]
+    return words.cell_list(said) if len(said) < 2 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
 def _restore(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
@@ -220,7 +299,9 @@ def _mistake(ctx: Context, opening: str, steps: Sequence[Step], buttons: frozens
         for cell in step.cells:
             scene.setdefault(cell, Light(Meaning.WRONG, Blink.STEADY, dim=True))
     said = words.steps_words(ctx.game, [first])
-    sentence = f"{opening} First {said[0].lower()}{said[1:]}" + _more(later, "to fix")
+    if later:
+        said = f"First {said[0].lower()}{said[1:]}"
+    sentence = f"{opening} {said}" + _more(later, "to fix")
     return Mistake(sentence, scene, buttons, step=first, later=later)
 
 

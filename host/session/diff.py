@@ -15,7 +15,7 @@ from typing import Any
 
 from engines.game import Game
 from engines.physical import Thing
-from host.hardware.objects import reversible_kinds
+from engines.table import Role
 from host.session.script import Action
 from host.tracking.plan import Do, plan
 
@@ -33,7 +33,10 @@ def hand_actions(
     changed = {cell: tuple(after[cell]) for cell in before if tuple(before[cell]) != tuple(after[cell])}
     olds = {cell: tuple(before[cell]) for cell in changed}
     steps = plan(
-        olds, changed, reversible_kinds(game.id), lambda a, b: game.geometry.distance(index[a], index[b])
+        olds,
+        changed,
+        game.table.kinds(Role.REVERSIBLE),
+        lambda a, b: game.geometry.distance(index[a], index[b]),
     )
     removes: list[Action] = []
     lifts: list[Action] = []

@@ -213,6 +213,11 @@ class Expectations(Generic[R]):
         found.extend(self._line(n) for n in sorted(numbers))
         return found
 
+    def every(self) -> list[Candidate[R]]:
+        """Every move candidate (the AI's waiting move and each reply to it): costly, for rare questions."""
+        found = [self.pending_candidate] if self.pending is not None else []
+        return found + [self._line(n) for n in range(len(self._lines))]
+
     @cached_property
     def undoing(self) -> list[Candidate[R]]:
         """The take-backs and the new game: matched when the board shows them, never lit as targets."""

@@ -149,7 +149,10 @@ class Tracker(Generic[R]):
 
     def _lifted_from(self, cell: int, value: R) -> tuple[Thing, ...] | None:
         """The objects in a hand if ``value`` is what ``cell`` reads with its top objects lifted."""
-        stack = self.expect.stacks[cell]
+        return self._missing(self.expect.stacks[cell], value)
+
+    def _missing(self, stack: tuple[Thing, ...], value: R) -> tuple[Thing, ...] | None:
+        """The top objects of ``stack`` that are gone if it reads ``value``, or None."""
         for keep in range(len(stack)):
             if self.expect.reading_of(stack[:keep]) == value:
                 return stack[keep:]
@@ -288,6 +291,12 @@ class Tracker(Generic[R]):
                     out.append(Step(Do.PUT, None, step.target, step.things))
                 else:
                     out.append(step)
+            elif step.do is Do.REMOVE and step.source is not None:
+                # Taken off once the cell reads without it (a captured knight off its rings), even where the
+                # move ends with the cell reading as it did (the capturer lands there next).
+                rest = _without(objects[step.source], step.things)
+                if not (done(step.source) or reading[step.source] == reading_of(rest)):
+                    out.append(step)
             elif not all(done(cell) for cell in step.cells):
                 out.append(step)
         return tuple(out)
@@ -301,17 +310,61 @@ class Tracker(Generic[R]):
         off; a reversible object showing the wrong side is turned over.
         """
         expect = self.expect
-        stacks, reading_of, expected = expect.stacks, expect.reading_of, expect.reading
         differing = expect.differing(reading) if cells is None else cells
+        return self._guide(reading, differing, expect.stacks, expect.reading)
+
+    def guidance_to(
+        self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
+    ) -> tuple[Step[int], ...]:
+        """How to get from ``reading`` to candidate ``c``'s position (the AI's move after a mistake).
+
+        What the sensors cannot see (a stone to turn on a reed board) is asked
+        for as the move's own steps are, until a hand has touched it.
+        """
+        expect = self.expect
+        stacks = list(expect.stacks)
+        expected = list(expect.reading)
+        for cell, stack in c.after.items():
+            stacks[cell] = stack
+            expected[cell] = c.reading[cell]
+        differing = [i for i, (a, b) in enumerate(zip(expected, reading, strict=True)) if a != b]
+        unseen = [s for s in self.remaining(c, reading, evidence, now) if not set(s.cells) & set(differing)]
+        return self._guide(reading, differing, tuple(stacks), tuple(expected)) + tuple(unseen)
+
+    def placements(self, reading: Sequence[R], evidence: Evidence, now: int, thing: Thing) -> frozenset[int]:
+        """Where a legal move on the way puts ``thing`` from a hand or the box (a tile from the tray)."""
+        differing = self.expect.differing(reading)
+        candidates = self._consistent(reading, differing) if differing else self.expect.every()
+        return frozenset(
+            s.target
+            for c in candidates
+            for s in self.remaining(c, reading, evidence, now)
+            if s.do is Do.PUT and s.target is not None and s.things[-1:] == (thing,)
+        )
+
+    def held(self, cell: int, value: R) -> tuple[Thing, ...]:
+        """The objects of ``cell`` in a hand, if ``value`` is what the cell reads without them (else none)."""
+        return self._lifted_from(cell, value) or ()
+
+    def _guide(
+        self,
+        reading: Sequence[R],
+        differing: Sequence[int],
+        stacks: Sequence[tuple[Thing, ...]],
+        expected: Sequence[R],
+    ) -> tuple[Step[int], ...]:
+        """The steps from ``reading`` to the objects ``stacks`` (read as ``expected``) on ``differing``."""
+        expect = self.expect
+        reading_of = expect.reading_of
         missing: dict[int, tuple[Thing, ...]] = {}
         extra: list[int] = []
         turns: list[Step[int]] = []
         swaps: list[int] = []
         for cell in differing:
-            held = self._lifted_from(cell, reading[cell])
+            held = self._missing(stacks[cell], reading[cell])
             if held:
                 missing[cell] = held
-            elif self._turned(cell, reading[cell]) is not None:
+            elif self._flipped(stacks[cell], reading[cell]) is not None:
                 turns.append(Step(Do.TURN, cell, cell, (stacks[cell][-1],)))
             elif stacks[cell] and expected[cell] != expect.empty:
                 swaps.append(cell)
@@ -331,9 +384,15 @@ class Tracker(Generic[R]):
                 steps.append(Step(Do.MOVE, source, cell, things))
             else:
                 steps.append(Step(Do.PUT, None, cell, things))
-        steps.extend(Step(Do.REMOVE, x, None, ()) for x in extra)
+        steps.extend(Step(Do.REMOVE, x, None, self._identified(reading[x])) for x in extra)
         steps.extend(turns)
         return tuple(steps)
+
+    def _identified(self, value: R) -> tuple[Thing, ...]:
+        """The one object of the game that reads ``value`` alone (to name what must come off), or none."""
+        reading_of = self.expect.reading_of
+        alike = [t for t in self.expect.game.table.things() if reading_of((t,)) == value]
+        return (alike[0],) if len(alike) == 1 else ()
 
     def _turns_to_a_move(
         self, reading: Sequence[R], differing: list[int], evidence: Evidence, now: int
@@ -377,7 +436,10 @@ class Tracker(Generic[R]):
 
     def _turned(self, cell: int, value: R) -> Thing | None:
         """The top object turned over, if that is what ``cell`` reads (a Hall board sees the side up)."""
-        stack = self.expect.stacks[cell]
+        return self._flipped(self.expect.stacks[cell], value)
+
+    def _flipped(self, stack: tuple[Thing, ...], value: R) -> Thing | None:
+        """The top object of ``stack`` turned over, if that is what reads ``value``."""
         if not stack or stack[-1].kind not in self.expect.reversible or stack[-1].colour is None:
             return None
 
@@ -385,3 +447,12 @@ class Tracker(Generic[R]):
         assert top.colour is not None
         flipped = Thing(top.kind, 1 - top.colour)
         return flipped if self.expect.reading_of((*stack[:-1], flipped)) == value else None
+
+
+def _without(stack: tuple[Thing, ...], things: tuple[Thing, ...]) -> tuple[Thing, ...]:
+    """``stack`` less one of each of ``things``."""
+    rest = list(stack)
+    for thing in things:
+        if thing in rest:
+            rest.remove(thing)
+    return tuple(rest)

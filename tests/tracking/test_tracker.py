@@ -8,11 +8,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engines.desdemona import Desdemona
+from engines.desdemona.rules import Desdemona
 from engines.game import Game
-from engines.kingofrings import KingOfRings
+from engines.kingofrings.rules import KingOfRings
 from engines.physical import Thing
-from host.hardware.objects import reversible_kinds
+from engines.table import Role
 from host.tracking.candidates import Expectations
 from host.tracking.evidence import Evidence
 from host.tracking.plan import Do
@@ -36,7 +36,9 @@ def tracker(
     model: Callable[[tuple[Thing, ...]], str] = reed,
     pending: Any = None,
 ) -> Tracker[str]:
-    expect = Expectations(game, model, "empty", history, pending, reversible=reversible_kinds(game.id))
+    expect = Expectations(
+        game, model, "empty", history, pending, reversible=game.table.kinds(Role.REVERSIBLE)
+    )
     return Tracker(expect)
 
 
@@ -156,7 +158,7 @@ def test_a_glitch_shorter_than_a_touch_is_no_evidence() -> None:
 
 def test_a_capture_is_a_knight_taken_off_and_one_carried_not_a_knight_turned_over() -> None:
     pos = kor_before_capture()
-    expect = Expectations(KOR, reed, "empty", [pos], reversible=reversible_kinds(KOR.id))
+    expect = Expectations(KOR, reed, "empty", [pos], reversible=KOR.table.kinds(Role.REVERSIBLE))
     capture = expect.candidate_for((KOR.parse_move(pos, "b3xa4"),))
     steps = [(s.do, s.source, s.target) for s in capture.steps]
     index = KOR.geometry.index
@@ -200,7 +202,7 @@ def test_a_take_back_on_reed_asks_for_the_stones_to_be_turned_back() -> None:
     )
     capture = DESDEMONA.parse_move(pos, "a1-a2xd2")
     after = DESDEMONA.play(pos, capture)
-    expect = Expectations(DESDEMONA, reed, "empty", [pos], reversible=reversible_kinds(DESDEMONA.id))
+    expect = Expectations(DESDEMONA, reed, "empty", [pos], reversible=DESDEMONA.table.kinds(Role.REVERSIBLE))
     back = Tracker(expect)
     away = {i: tuple(DESDEMONA.cells(after)[NAMES[i]]) for i in expect.candidate_for((capture,)).changed}
     reading = reading_of(DESDEMONA, pos)  # queen back on a1, the stone off d2: reads as before

@@ -15,7 +15,6 @@ from typing import Any
 
 from engines import registry
 from engines.records import Record
-from host.session.outcome import explain
 from tests.conftest import ROOT
 from tests.web.conftest import screenshot, served
 from tests.web.test_page import WAIT_MS, as_text, drawn, finished, marked, wait_kind
@@ -81,7 +80,7 @@ def test_a_past_game_is_listed_and_replayed_move_by_move_then_the_live_game_retu
 
         step(page, "last", len(texts))
         assert drawn(page) == as_text(game.cells(end)) and page.is_disabled("[data-step='next']")
-        reason, cells = explain(game, end)
+        reason, cells = game.table.explain(game, end)
         assert reason in page.inner_text("#replay-over") and marked(page, ".decided") == cells
         screenshot(page, "history-flipfour-replay-end")
 

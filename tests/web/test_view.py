@@ -59,7 +59,10 @@ def test_king_of_rings_stacks_show_rings_and_points() -> None:
     shown = picture(
         view(KINGOFRINGS, pos, YourTurn("")), KINGOFRINGS.cells(pos), load_board("kingofrings-hall")
     )
-    assert shown["stacks"] == {"c4": {"rings": 2, "points": 4}, "d5": {"rings": 1, "points": 1}}
+    assert shown["stacks"] == {
+        "c4": {"count": 2, "points": 4, "words": "2 rings, 4 points"},
+        "d5": {"count": 1, "points": 1, "words": "1 ring, 1 point"},
+    }
     assert shown["score"] == "Light 4 points - Dark 1 point"
 
 

@@ -12,6 +12,9 @@ from collections.abc import Mapping
 
 from mypy_extensions import mypyc_attr
 
+from engines.desdemona.table import QUEEN as QUEEN_KIND
+from engines.desdemona.table import STONE as STONE_KIND
+from engines.desdemona.table import DesdemonaTable
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import square_grid
 from engines.physical import Thing
@@ -97,6 +100,8 @@ class Desdemona(Game[Position, int]):
     id = "desdemona"
     name = "Desdemona"
     geometry = GEOMETRY
+    table = DesdemonaTable()
+    ai_policy = "engines.desdemona.policy:DesdemonaPolicy"
 
     def start(self) -> Position:
         board = bytearray(SIZE)
@@ -262,10 +267,10 @@ class Desdemona(Game[Position, int]):
 
 THINGS: tuple[tuple[Thing, ...], ...] = (
     (),
-    (Thing("queen", 0),),
-    (Thing("queen", 1),),
-    (Thing("stone", 0),),
-    (Thing("stone", 1),),
+    (Thing(QUEEN_KIND.kind, 0),),
+    (Thing(QUEEN_KIND.kind, 1),),
+    (Thing(STONE_KIND.kind, 0),),
+    (Thing(STONE_KIND.kind, 1),),
 )
 
 

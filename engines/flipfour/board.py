@@ -4,7 +4,7 @@ A colour's pieces are one int of 19 bits (bit i = point i of ``GEOMETRY``), so
 a whole position is two ints, and jumping, flipping and the line judgement are
 a few integer operations on tables built once at import.  Everything here is
 pure data and pure functions of bitboards; the rules that tie them together
-(turns, hands, repetition) live in engines/flipfour.py.
+(turns, hands, repetition) live in engines/flipfour/rules.py.
 """
 
 from __future__ import annotations

@@ -20,8 +20,8 @@ from engines.ai.levels import Handicap
 from engines.ai.lookahead import order_by_lookahead, winning_move
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
 from engines.ai.windows import chunked, window_balance
-from engines.flipfour import Position
-from engines.flipfour_board import GEOMETRY
+from engines.flipfour.board import GEOMETRY
+from engines.flipfour.rules import Position
 
 # Every four consecutive points along a line, as bit masks.
 WINDOWS = tuple(

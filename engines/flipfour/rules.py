@@ -1,7 +1,7 @@
 """Flip Four (RULES.md section 4): place reversible pieces or jump runs of them, flipping what you jump.
 
 Positions are small tuples of ints: the two colours as 19-bit boards (tables in
-engines/flipfour_board.py), the two hands, the side to move, the result the lines
+engines/flipfour/board.py), the two hands, the side to move, the result the lines
 have already decided, and the repetition history.  Moves are ints: a placement is
 the mask of the points it fills, a movement ``MOVE_FLAG | origin << 5 | landing``.
 
@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from mypy_extensions import mypyc_attr
 
-from engines.flipfour_board import (
+from engines.flipfour.board import (
     FLIPS,
     FULL,
     GEOMETRY,
@@ -46,6 +46,8 @@ from engines.flipfour_board import (
     parse_diagram,
     points_of,
 )
+from engines.flipfour.table import PIECE as PIECE_KIND
+from engines.flipfour.table import FlipFourTable
 from engines.game import Game, MoveError, Outcome
 from engines.physical import Thing
 
@@ -81,7 +83,7 @@ def pack_key(red: int, yellow: int, hand0: int, hand1: int, to_move: int) -> int
     )
 
 
-PIECE = ((Thing("piece", 0),), (Thing("piece", 1),))
+PIECE = ((Thing(PIECE_KIND.kind, 0),), (Thing(PIECE_KIND.kind, 1),))
 POINT_LIST = "a3-a5, b2-b5, c1-c5, d1-d4, e1-e3"
 SYNTAX = "expected a placement like 'c3' or 'b2,d4', or a move like 'c3-c5'"
 
@@ -91,6 +93,8 @@ class FlipFour(Game[Position, int]):
     id = "flipfour"
     name = "Flip Four"
     geometry = GEOMETRY
+    table = FlipFourTable()
+    ai_policy = "engines.flipfour.policy:FlipFourPolicy"
 
     # --- the position --------------------------------------------------------------
     def start(self) -> Position:

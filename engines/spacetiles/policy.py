@@ -20,8 +20,8 @@ from engines.ai.levels import Handicap
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
 from engines.ai.windows import chunked, window_balance
 from engines.game import Game
-from engines.spacetiles import Position, SpaceTiles, Turn
-from engines.spacetiles_masks import GOES_ON, WINS
+from engines.spacetiles.masks import GOES_ON, WINS
+from engines.spacetiles.rules import Position, SpaceTiles, Turn
 
 FILL_WEIGHT = (0.0, 0.1, 0.6, 2.5, 0.0)
 HAND_WEIGHT = 0.05

@@ -5,11 +5,11 @@ turn only after generating and ordering all of them.  Split in two, a node
 offers some 80 queen moves and then some 25 shots, so a refutation costs one
 queen move's shots, and the history of cut-offs orders both halves.  The
 model's position is a tuple of ints (queens and stones of each side as
-bitboards, see engines/ai/desdemona_bits.py), cheap to make and to hash.
+bitboards, see engines/desdemona/bits.py), cheap to make and to hash.
 
 Half-moves use the game's move encoding: a queen move is ``from | to << 7``
 and the second half ``kind << 14 | target << 16``, so or-ing the two gives
-the game's move (engines/desdemona.py).
+the game's move (engines/desdemona/rules.py).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from collections import defaultdict
 
 from mypy_extensions import mypyc_attr
 
-from engines.ai.desdemona_bits import bitboard, evaluate_bits
 from engines.ai.policy import Policy, terminal_value
 from engines.bits import cells_of
-from engines.desdemona import (
+from engines.desdemona.bits import bitboard, evaluate_bits
+from engines.desdemona.rules import (
     CAPTURE,
     GEOMETRY,
     PASS,

@@ -3,7 +3,7 @@
 RULES.md calls the 45-cell parallelogram "this project's reading" of the seed,
 so the layout must be swappable without touching the rules: everything that
 depends on the shape (the geometry, which cells start with a tile, how many
-tiles and pieces exist) lives in ``engines/boards/spacetiles_<name>.json`` and
+tiles and pieces exist) lives in ``engines/spacetiles/boards/<name>.json`` and
 reaches the rules only through a ``SpaceTilesBoard``.
 
 File format (JSON object):
@@ -63,20 +63,20 @@ class SpaceTilesBoard:
 
 @cache
 def load_board(name: str = DEFAULT_BOARD) -> SpaceTilesBoard:
-    """The board described by ``engines/boards/spacetiles_<name>.json``."""
+    """The board described by ``engines/spacetiles/boards/<name>.json``."""
     if not _NAME_RE.match(name):
         raise BoardError(f"board name {name!r}: use lower-case letters, digits and '_' only")
-    filename = f"spacetiles_{name}.json"
-    resource = resources.files("engines.boards").joinpath(filename)
+    filename = f"engines/spacetiles/boards/{name}.json"
+    resource = resources.files("engines.spacetiles").joinpath("boards", f"{name}.json")
     try:
         text = resource.read_text(encoding="utf-8")
     except FileNotFoundError:
-        raise BoardError(f"no Space Tiles board {name!r} (expected engines/boards/{filename})") from None
+        raise BoardError(f"no Space Tiles board {name!r} (expected {filename})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise BoardError(f"engines/boards/{filename}: not valid JSON: {exc}") from None
-    return board_from_data(name, data, f"engines/boards/{filename}")
+        raise BoardError(f"{filename}: not valid JSON: {exc}") from None
+    return board_from_data(name, data, filename)
 
 
 def board_from_data(name: str, data: Any, source: str) -> SpaceTilesBoard:

@@ -13,11 +13,10 @@ from functools import partial
 
 from mypy_extensions import mypyc_attr
 
-from engines.ai.desdemona_bits import bitboard, evaluate_bits
-from engines.ai.desdemona_turns import DesdemonaHalves, DesdemonaHalvesPolicy, from_position, whole_turns
 from engines.ai.levels import Handicap
 from engines.ai.policy import Policy, TurnSplit, terminal_value
-from engines.desdemona import (
+from engines.desdemona.bits import bitboard, evaluate_bits
+from engines.desdemona.rules import (
     CAPTURE,
     GEOMETRY,
     PASS,
@@ -29,6 +28,7 @@ from engines.desdemona import (
     STONE1,
     Position,
 )
+from engines.desdemona.turns import DesdemonaHalves, DesdemonaHalvesPolicy, from_position, whole_turns
 
 # Chebyshev distance between squares: a capture from ``to`` ending on ``t`` turns DIST - 1 stones.
 DIST = tuple(tuple(GEOMETRY.distance(a, b) for b in range(SIZE)) for a in range(SIZE))

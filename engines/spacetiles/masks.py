@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from mypy_extensions import mypyc_attr
 
-from engines.spacetiles_board import SpaceTilesBoard
+from engines.spacetiles.board import SpaceTilesBoard
 
 # judge() verdicts, for the player who just moved.
 GOES_ON, WINS, LOSES = 0, 1, -1

@@ -15,7 +15,7 @@ import math
 
 from engines.ai.policy import EVAL_LIMIT
 from engines.bits import cells_of
-from engines.desdemona import QUEEN0, QUEEN1, SIZE, STONE0, STONE1
+from engines.desdemona.rules import QUEEN0, QUEEN1, SIZE, STONE0, STONE1
 
 FULL = (1 << SIZE) - 1
 FILE_A = sum(1 << (rank * 10) for rank in range(10))
@@ -132,7 +132,7 @@ def evaluate_bits(
     me: int,
     weights: tuple[float, float, float, float],
 ) -> float:
-    """The Desdemona evaluation (engines/ai/desdemona.py) for side ``me`` of a bitboard position.
+    """The Desdemona evaluation (engines/desdemona/policy.py) for side ``me`` of a bitboard position.
 
     ``weights`` are (stone, territory, mobility, scale); a territory weight of
     0 counts one-move reach per queen instead of the distance flood.

@@ -19,6 +19,8 @@ from mypy_extensions import mypyc_attr
 
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import square_grid
+from engines.kingofrings.table import KNIGHT as KNIGHT_KIND
+from engines.kingofrings.table import RINGS, KingOfRingsTable
 from engines.physical import Thing
 from engines.render import render_cells
 
@@ -30,7 +32,7 @@ NAMES = GEOMETRY.names
 EMPTY, SILVER, BLUE, BIGBLUE = 0, 1, 3, 5
 KNIGHT = (6, 7)  # KNIGHT[player]
 RING_POINTS = (SILVER, BLUE, BIGBLUE)
-RING_KIND = {SILVER: "ring_silver", BLUE: "ring_blue", BIGBLUE: "ring_bigblue"}
+RING_KIND = {points: ring.kind for points, ring in zip((SILVER, BLUE, BIGBLUE), RINGS, strict=True)}
 RING_LETTER = {SILVER: "s", BLUE: "b", BIGBLUE: "B"}
 KNIGHT_LETTER = ("K", "k")
 TOTAL_RINGS = 35
@@ -237,7 +239,7 @@ STEP_RE = re.compile(rf"^({CELL})([-x])({CELL})$")
 DROP_RE = re.compile(rf"^\*({CELL})$")
 
 RING_THINGS = {ring: Thing(kind) for ring, kind in RING_KIND.items()}
-KNIGHT_THINGS = (Thing("knight", 0), Thing("knight", 1))
+KNIGHT_THINGS = (Thing(KNIGHT_KIND.kind, 0), Thing(KNIGHT_KIND.kind, 1))
 
 
 def start_cells(blue_parity: bool) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -260,6 +262,8 @@ class KingOfRings(Game[Position, int]):
     name = "The King of Rings"
     geometry = GEOMETRY
     options = frozenset({"empty_steps", "blue_parity"})
+    table = KingOfRingsTable()
+    ai_policy = "engines.kingofrings.policy:KingOfRingsPolicy"
 
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
         super().__init__(chosen)

@@ -17,7 +17,7 @@ from mypy_extensions import mypyc_attr
 from engines.ai.levels import Handicap
 from engines.ai.lookahead import order_by_lookahead
 from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
-from engines.kingofrings import (
+from engines.kingofrings.rules import (
     BIGBLUE,
     BLUE,
     DROP_ORIGIN,

@@ -41,8 +41,8 @@ from engines.bits import cells_of
 from engines.game import Game, MoveError, Outcome
 from engines.geometry import Geometry
 from engines.physical import Thing
-from engines.spacetiles_board import SpaceTilesBoard, load_board
-from engines.spacetiles_masks import (
+from engines.spacetiles.board import SpaceTilesBoard, load_board
+from engines.spacetiles.masks import (
     WINS,
     BoardMasks,
     count_independent_sets,
@@ -51,6 +51,7 @@ from engines.spacetiles_masks import (
     independent_sets,
     judge,
 )
+from engines.spacetiles.table import PIECE, TILE, SpaceTilesTable
 
 Turn = tuple[int, int, int]
 Decisions = tuple[int, ...]
@@ -59,8 +60,8 @@ NO_WINNER = -1
 PLACED = -1  # the ``source`` of a turn that places pieces: they come from the hand, not a cell
 
 _OUTCOMES = (Outcome(0), Outcome(1))
-_TILE = Thing("tile")
-_ON_CELL: tuple[tuple[Thing, ...], ...] = ((_TILE, Thing("piece", 0)), (_TILE, Thing("piece", 1)))
+_TILE = Thing(TILE.kind)
+_ON_CELL: tuple[tuple[Thing, ...], ...] = ((_TILE, Thing(PIECE.kind, 0)), (_TILE, Thing(PIECE.kind, 1)))
 
 
 def _stack(pos: Position, cell: int) -> tuple[Thing, ...]:
@@ -102,6 +103,8 @@ class SpaceTiles(Game[Position, Turn]):
 
     id = "spacetiles"
     name = "Space Tiles"
+    table = SpaceTilesTable()
+    ai_policy = "engines.spacetiles.policy:SpaceTilesPolicy"
     geometry: Geometry = load_board().geometry
 
     def __init__(self, chosen: frozenset[str] = frozenset(), board: SpaceTilesBoard | None = None) -> None:

@@ -1,0 +1,46 @@
+"""Desdemona at the table: queens that move and shoot, two-sided stones named by the side up."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engines.game import Game
+from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table, owned_cells
+
+FILLS = ("#1d1d1d", "#f4f4f4")
+EDGES = ("#111", "#555")
+QUEEN = ObjectKind(
+    "queen",
+    Role.OWNED,
+    Noun("queen", "queens"),
+    Look("disc", 0.36, fills=FILLS, edges=EDGES, glyph="\u265b", glyph_inks=("#eee", "#222")),
+)
+STONE = ObjectKind(
+    "stone", Role.REVERSIBLE, Noun("stone", "stones"), Look("disc", 0.36, fills=FILLS, edges=EDGES)
+)
+
+
+class DesdemonaTable(Table):
+    sides = ("Black", "White")
+    side_colours = FILLS
+    objects = (QUEEN, STONE)
+    cell = Noun("square", "squares")
+    drawing = Drawing("square", checkered=("#b58d5a", "#d8b584"))
+    notation = "a4-a6/c8 (shot), a4-a6xc8 (capture) or pass"
+    turn = "move a queen, then shoot a {opponent} stone or capture"
+    score_unit: ClassVar[Noun | None] = Noun("stone", "stones")
+
+    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+        """Black's very first turn is the queen move alone (RULES.md)."""
+        if game.start() == pos:
+            return "move a queen (the first turn is the queen move alone, with no shot)"
+        return super().turn_words(game, pos)
+
+    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+        outcome = game.outcome(pos)
+        assert outcome is not None
+        score = game.score(pos)
+        assert score is not None
+        cells = owned_cells(game.cells(pos), STONE.kind, outcome.winner)
+        why = "Neither player can move a queen (two passes in a row)."
+        return Ending(f"{why} {self.score_words(score)}.", cells)

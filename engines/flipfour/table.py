@@ -1,0 +1,71 @@
+"""Flip Four at the table: two-sided pieces placed from the hand and turned by the jumps over them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.game import Game
+from engines.physical import Thing
+from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table, runs
+
+PIECE = ObjectKind(
+    "piece",
+    Role.REVERSIBLE,
+    Noun("piece", "pieces"),
+    Look("disc", 0.3, fills=("#d8262e", "#f2c230")),
+    held=Noun("piece to place", "pieces to place"),
+)
+
+
+class FlipFourTable(Table):
+    sides = ("Red", "Yellow")
+    side_colours = ("#d8262e", "#f2c230")
+    objects = (PIECE,)
+    cell = Noun("point", "points")
+    drawing = Drawing("point")
+    notation = "c3, b2,d4 or c3-c5"
+    turn = "place one or two pieces, or jump a piece over a line"
+
+    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+        """One piece on the first turn and with one piece left; only jumps with none (RULES.md)."""
+        in_hand = game.hands(pos)[game.to_move(pos)].get(PIECE.kind, 0)
+        if game.start() == pos:
+            return "place one piece (the first turn places exactly one)"
+        if in_hand == 0:
+            return "jump a piece over a line (you have no piece left to place)"
+        if in_hand == 1:
+            return "place your last piece, or jump a piece over a line"
+        return super().turn_words(game, pos)
+
+    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+        """RULES.md section 4: the mover's over-line, then the opponent's, then a line of exactly 4."""
+        stacks = game.cells(pos)
+        to_move = game.to_move(pos)
+        mover = 1 - to_move
+
+        def showing(side: int) -> set[str]:
+            return {c for c, s in stacks.items() if s and s[-1] == Thing(PIECE.kind, side)}
+
+        def overline(side: int) -> tuple[str, list[tuple[str, ...]]] | None:
+            found = runs(game, showing(side), 4)
+            fives = [r for r in found if len(r) >= 5]
+            fours: list[tuple[str, ...]] = [r for r in found if len(r) == 4]
+            if fives:
+                return f"a line of {len(fives[0])}", fives
+            if len(fours) >= 2:
+                return f"{len(fours)} lines of 4", fours
+            return None
+
+        for side, when in ((mover, "after its own turn"), (to_move, f"after {self.side(mover)}'s turn")):
+            over = overline(side)
+            if over is not None:
+                words, lines = over
+                cells = frozenset(c for r in lines for c in r)
+                return Ending(f"{self.side(side)} shows {words} (an over-line) {when}, and loses.", cells)
+        fours = [r for r in runs(game, showing(to_move), 4) if len(r) == 4]
+        name = self.side(to_move)
+        if fours:
+            return Ending(
+                f"{name} shows a line of exactly 4 at the start of its turn, and wins.", frozenset(fours[0])
+            )
+        return Ending(f"{name} has no legal move, and loses.", frozenset(showing(to_move)))

@@ -1,0 +1,73 @@
+"""The King of Rings at the table: knights that carry the rings they win, and the words for them."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engines.game import Game
+from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table
+
+KNIGHT_LOOK = Look("disc", 0.3, fills=("#f2efe6", "#2b2b2b"), glyph="\u265e", glyph_inks=("#222", "#eee"))
+KNIGHT = ObjectKind(
+    "knight",
+    Role.OWNED,
+    Noun("knight", "knights"),
+    KNIGHT_LOOK,
+    held=Noun("knight in hand", "knights in hand"),
+)
+
+
+def ring(kind: str, colour: str, size: float, width: float, points: int) -> ObjectKind:
+    """A ring: nobody's, carried under the knight that won it, worth its points (RULES.md)."""
+    name = f"{colour} ring"
+    return ObjectKind(
+        kind, Role.NEUTRAL, Noun(name, f"{name}s"), Look("ring", size, fills=(COLOURS[colour],), width=width),
+        rides=True, points=points,
+    )  # fmt: skip
+
+
+COLOURS = {"silver": "#c9c9c9", "blue": "#2a6fdb", "big blue": "#123f99"}
+RINGS = (
+    ring("ring_silver", "silver", 0.34, 0.07, 1),
+    ring("ring_blue", "blue", 0.36, 0.09, 3),
+    ring("ring_bigblue", "big blue", 0.4, 0.13, 5),
+)
+BLUE, PLAIN = "#9db7cf", "#d8b584"
+
+
+class KingOfRingsTable(Table):
+    sides = ("Light", "Dark")
+    side_colours = ("#f2efe6", "#2b2b2b")
+    possessive = True
+    objects = (KNIGHT, *RINGS)
+    riders = Noun("ring", "rings")
+    cell = Noun("square", "squares")
+    drawing = Drawing("square", checkered=(BLUE, PLAIN))
+    notation = "b2-c3, b2xc3, *d4 or pass"
+    turn = "step, jump or drop a knight"
+    score_unit: ClassVar[Noun | None] = Noun("point", "points")
+
+    def cell_colour(self, game: Game[Any, Any], index: int) -> str:
+        """a1 is blue, or b1 with the ``blue_parity`` option (RULES.md)."""
+        q, r = game.geometry.coords[index]
+        blue = (q + r) % 2 == (1 if "blue_parity" in game.chosen else 0)
+        return BLUE if blue else PLAIN
+
+    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+        """The last loose ring taken, or two passes; the stacks of the winner (of both in a draw)."""
+        outcome = game.outcome(pos)
+        assert outcome is not None
+        stacks = game.cells(pos)
+        rings = self.kinds_riding
+        loose = any(stack and stack[-1].kind in rings for stack in stacks.values())
+        why = "Two passes in a row." if loose else "The last loose ring is taken."
+        holders = frozenset(
+            cell
+            for cell, stack in stacks.items()
+            if len(stack) > 1
+            and stack[-1].kind == KNIGHT.kind
+            and (outcome.winner is None or stack[-1].colour == outcome.winner)
+        )
+        score = game.score(pos)
+        assert score is not None
+        return Ending(f"{why} {self.score_words(score)}.", holders)
