@@ -313,8 +313,8 @@ def _confirmable(ctx: Context, state: State) -> Candidate[Hashable] | None:
     """What Confirm takes now: the choice shown, or the one move the board shows now that waits for it."""
     if state.away is not None or state.thinking or state.reading is None:
         return None
-    if state.asking is not None:
-        return state.asking.shown
+    if state.asking is not None:  # the board must still show the moves asked about, not a hand at work
+        return state.asking.shown if state.reading == state.asking.base else None
     verdict = ctx.verdict(state)
     if verdict.seen in (Seen.CONFIRM, Seen.MATCH) and verdict.match is not None:
         return verdict.match
