@@ -23,6 +23,7 @@ import { BasePeripheral, GPIOPinState, RP2040, USBCDC } from 'rp2040js';
 const FLASH_BASE = 0x10000000;
 const FS_OFFSET = 0xa0000; // MicroPython RPI_PICO: littlefs2 from here to the end of the 2 MiB flash
 const WATCHDOG_BASE = 0x40058;
+const SIO_GPIO_IN = 0x004;
 const ROSC_BASE = 0x40060;
 const VREG_AND_CHIP_RESET_BASE = 0x40064;
 const FLASH_SIZE = 2 * 1024 * 1024;
@@ -152,9 +153,51 @@ class Control {
   }
 }
 
+/** How soon the firmware reads its sensors after switching what they connect to: the emulated time
+ * from the last change of a select line (a matrix row; a multiplexer's select or enable) to each
+ * read (a GPIO_IN read of the columns; the start of an ADC conversion, when it samples), the least
+ * of them and how many since the last report. A real board needs the lines to settle first. */
+class SettleWatch {
+  constructor(clock) {
+    this.clock = clock;
+    this.pins = 0; // mask of the select GPIOs
+    this.kind = null; // 'switches' (GPIO_IN reads) or 'muxes' (ADC reads)
+    this.changedAt = -1;
+    this.reset();
+  }
+
+  watch(kind, pins) {
+    this.kind = kind;
+    this.pins = pins >>> 0;
+  }
+
+  changed(pin) {
+    if (this.pins & (1 << pin)) this.changedAt = this.clock().nanos;
+  }
+
+  read(kind) {
+    if (kind !== this.kind || this.changedAt < 0) return;
+    const gap = this.clock().nanos - this.changedAt;
+    this.reads += 1;
+    if (this.minGap < 0 || gap < this.minGap) this.minGap = gap;
+  }
+
+  report() {
+    const out = { event: 'settle', reads: this.reads, min_gap_ns: this.minGap < 0 ? null : this.minGap };
+    this.reset();
+    return out;
+  }
+
+  reset() {
+    this.reads = 0;
+    this.minGap = -1;
+  }
+}
+
 /** A diode switch matrix on row outputs and column inputs, and multiplexed Hall sensors on the ADC. */
 class Board {
-  constructor() {
+  constructor(settle) {
+    this.settle = settle;
     this.switches = new Map(); // row GPIO -> mask of column GPIOs its closed switches join it to
     this.columns = 0; // mask of every column GPIO
     this.analog = null; // { adc, select: [GPIO], muxes: [[enable GPIO, [16 values]]] }
@@ -165,10 +208,13 @@ class Board {
       this.switches = new Map(message.switches.map(([row, mask]) => [row, mask >>> 0]));
       this.columns = message.columns >>> 0;
       this.analog = null;
+      this.settle.watch('switches', message.rows ?? 0);
     } else if (message.kind === 'muxes') {
       this.analog = { adc: message.adc, select: message.select, muxes: message.muxes };
       this.switches = new Map();
       this.columns = 0;
+      const pins = [...message.select, ...message.muxes.map(([enable]) => enable)];
+      this.settle.watch('muxes', pins.reduce((mask, pin) => mask | (1 << pin), 0));
     }
   }
 
@@ -256,7 +302,8 @@ class Pico {
     const rom = fs.readFileSync(opts.bootrom);
     this.bootrom = new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength / 4).slice();
     patchFlashFunctions(this.bootrom);
-    this.board = new Board();
+    this.settle = new SettleWatch(() => this.clock);
+    this.board = new Board(this.settle);
     this.ledPin = -1;
     this.trace = false;
     this.serialFd = Number(opts['serial-fd']);
@@ -314,11 +361,21 @@ class Pico {
     const adc = chip.adc;
     const sample = adc.onADCRead;
     adc.onADCRead = (channel) => {
+      this.settle.read('muxes');
       if (channel < 4) adc.channelValues[channel] = this.board.adcValue(chip, 26 + channel) >> 4;
       sample(channel);
     };
+    const sio = chip.sio;
+    const sioRead = sio.readUint32.bind(sio);
+    sio.readUint32 = (offset) => {
+      if (offset === SIO_GPIO_IN) this.settle.read('switches');
+      return sioRead(offset);
+    };
     for (let pin = 0; pin < 30; pin++) {
-      chip.gpio[pin].addListener(() => this.board.applyColumns(chip));
+      chip.gpio[pin].addListener(() => {
+        this.settle.changed(pin);
+        this.board.applyColumns(chip);
+      });
     }
     const cdc = new USBCDC(chip.usbCtrl);
     cdc.onDeviceConnected = () => {
@@ -373,7 +430,9 @@ class Pico {
       this.boot(true);
       this.control.send({ event: 'boot', reason: 'power' });
     } else if (message.op === 'time') {
-      this.control.send({ event: 'time', t: this.clock.nanos });
+      this.control.send({ event: 'time', t: this.clock.nanos, tag: message.tag });
+    } else if (message.op === 'settle') {
+      this.control.send({ ...this.settle.report(), t: this.clock.nanos });
     }
   }
 

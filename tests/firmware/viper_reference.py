@@ -1,0 +1,125 @@
+"""The viper loops (firmware/hotloops.py) against their plain Python references, on random
+inputs: same results, same state left behind, scan after scan.
+
+MicroPython only (CPython has no viper): test_fw_micropython.py runs this module under the unix
+port with mpy_runner.py. The register scans need an RP2040 and are checked on the emulated Pico
+(tests/emulator/test_scan.py).
+"""
+
+import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on the import path)
+
+# isort: split
+import array
+import random
+
+import calibration
+import debounce
+import hall_scan
+import hotloops
+from fwtest import check
+
+SEED = 2027
+ROUNDS = 400
+
+
+def _seeded(seed):
+    """MicroPython's random module is one generator (no random.Random): seed it, hand it out."""
+    random.seed(seed)
+    return random
+
+
+def _near(rng, *edges):
+    """A reading delta: mostly on or next to one of the edges (either sign), sometimes anywhere."""
+    if rng.getrandbits(2) == 0:
+        return rng.randint(-32768, 32767)
+    delta = rng.choice(edges) + rng.randint(-1, 1)
+    return -delta if rng.getrandbits(1) else delta
+
+
+def test_classify_cells_matches_the_python_reference():
+    rng = _seeded(SEED)
+    for _ in range(ROUNDS):
+        count = rng.randint(1, 256)
+        threshold = rng.randint(1, 20000)
+        hysteresis = rng.randint(0, threshold - 1)
+        strong = 0 if rng.getrandbits(1) else rng.randint(threshold + 1, 32767)
+        limits = array.array("i", (threshold, strong, hysteresis))
+        zero = array.array("H", [rng.randint(20000, 45000) for _ in range(count)])
+        edges = (threshold, threshold - hysteresis, strong, strong - hysteresis)
+        raw = array.array("H", [0] * count)
+        for i in range(count):
+            raw[i] = max(0, min(65535, zero[i] + _near(rng, *edges)))
+        previous = bytearray(rng.getrandbits(2) for _ in range(count))
+        expected = bytearray(previous)
+        got = bytearray(previous)
+        calibration.classify_cells(raw, zero, expected, limits)
+        hotloops.classify_cells(raw, zero, got, limits)
+        where = "limits " + str(list(limits)) + ": "
+        check(got == expected, where + str(list(got)) + " != " + str(list(expected)))
+
+
+def _elapsed(rng):
+    """Mostly a scan period, often a round one (so a count runs out exactly at 0); sometimes
+    none, negative (a clock glitch) or far beyond the clamp (taken as the clamp)."""
+    kind = rng.getrandbits(3)
+    if kind == 0:
+        return rng.choice((0, -1, -rng.randint(1, 1 << 20), (1 << 24) + rng.randint(0, 1 << 28)))
+    if kind < 4:
+        return rng.choice((250, 500, 1000, 1500, 2000))
+    return rng.randint(100, 3000)
+
+
+def _cell_state(debouncer):
+    return (bytes(debouncer.cooked), bytes(debouncer._last), list(debouncer._counters), debouncer._pending)
+
+
+def test_update_cells_matches_the_python_reference():
+    rng = _seeded(SEED + 1)
+    for _ in range(ROUNDS // 4):
+        count = rng.randint(1, 256)
+        debounce_us = rng.randint(1, 20) * 1000
+        reference = debounce.CellDebouncer(count, debounce_us)
+        viper = debounce.CellDebouncer(count, debounce_us)
+        raw = bytearray(count)
+        for scan in range(60):
+            # A few cells change (bounce) per scan, among values 0..3 as the Hall codes are.
+            for _ in range(rng.randint(0, 4)):
+                raw[rng.randint(0, count - 1)] = rng.getrandbits(2)
+            elapsed = debounce.clamp_elapsed(_elapsed(rng))
+            expected = debounce.update_cells(reference, raw, elapsed)
+            got = hotloops.update_cells(viper, raw, elapsed)
+            where = "scan " + str(scan) + " of " + str(count) + " cells, elapsed " + str(elapsed)
+            check(got == expected, where + ": changed " + str(got) + " != " + str(expected))
+            check(_cell_state(viper) == _cell_state(reference), where + ": the state differs")
+
+
+def _row_state(debouncer):
+    rows = (debouncer.cooked, debouncer._last, debouncer._pending, debouncer._counters)
+    return [list(values) for values in rows]
+
+
+def test_update_rows_matches_the_python_reference():
+    rng = _seeded(SEED + 2)
+    for _ in range(ROUNDS // 4):
+        rows = rng.randint(1, 16)
+        cols = rng.randint(1, 16)
+        debounce_us = rng.randint(1, 20) * 1000
+        reference = debounce.RowDebouncer(rows, cols, debounce_us)
+        viper = debounce.RowDebouncer(rows, cols, debounce_us)
+        raw = array.array("H", [0] * rows)
+        for scan in range(60):
+            for _ in range(rng.randint(0, 3)):
+                raw[rng.randint(0, rows - 1)] ^= 1 << rng.randint(0, cols - 1)
+            elapsed = debounce.clamp_elapsed(_elapsed(rng))
+            expected = debounce.update_rows(reference, raw, elapsed)
+            got = hotloops.update_rows(viper, raw, elapsed)
+            where = "scan " + str(scan) + " of " + str(rows) + "x" + str(cols) + ", elapsed " + str(elapsed)
+            check(got == expected, where + ": changed " + str(got) + " != " + str(expected))
+            check(_row_state(viper) == _row_state(reference), where + ": the state differs")
+
+
+def test_the_debouncers_run_the_viper_loops_under_micropython():
+    # What the firmware's other tests exercise under this interpreter is the viper code.
+    check(debounce._update_cells is hotloops.update_cells, "CellDebouncer runs hotloops.update_cells")
+    check(debounce._update_rows is hotloops.update_rows, "RowDebouncer runs hotloops.update_rows")
+    check(hall_scan._classify_cells is hotloops.classify_cells, "HallSensor runs hotloops.classify_cells")
