@@ -16,7 +16,6 @@ import array
 import sys
 
 import machine
-import messages
 from debounce import CellDebouncer
 from matrix_scan import SIO_GPIO_OUT_CLR, SIO_GPIO_OUT_SET, SIO_GPIO_OUT_XOR
 
@@ -110,7 +109,7 @@ class HallSensor:
         self.debouncer.debounce_us = debounce_ms * 1000
 
     def pack(self, buf, off):
-        return messages.pack_cells_2bit(self.debouncer.cooked, self.count, buf, off)
+        return _pack_cells_2bit(self.debouncer.cooked, self.count, buf, off)
 
 
 if sys.platform == "rp2":
@@ -119,5 +118,7 @@ else:
     _scan = AnalogMatrix.scan
 if sys.implementation.name == "micropython":
     from hotloops import classify_cells as _classify_cells
+    from hotloops import pack_cells_2bit as _pack_cells_2bit
 else:
     from calibration import classify_cells as _classify_cells
+    from messages import pack_cells_2bit as _pack_cells_2bit

@@ -1,13 +1,15 @@
 """The loops every scan period runs, compiled to machine code by MicroPython's viper emitter.
 
 Each function here does exactly what its plain Python reference does (named in its docstring,
-kept beside the class it serves, and checked equal on random inputs under the unix port by
-tests/firmware/viper_reference.py); the bytecode versions cost ~40 us a sensor on a Pico at
-125 MHz, these a few. The two scans touch the RP2040's registers directly (SIO, ADC, TIMER), so
-they run on the rp2 port only; the rest runs on any MicroPython with viper. Nothing here
-allocates: viper's ints are machine words and the arrays are read through pointers.
+kept where the firmware had it, and checked equal on random inputs under the unix port by
+tests/firmware/viper_reference.py): the scan, classifying the Hall readings, debouncing, and
+packing and framing the STATE that reports a change (and COBS-decoding the commands that come
+in). The bytecode versions cost ~40 us a sensor or a byte on a Pico at 125 MHz, these a few.
+The two scans touch the RP2040's registers directly (SIO, ADC, TIMER), so they run on the rp2
+port only; the rest runs on any MicroPython with viper. Nothing here allocates: viper's ints
+are machine words and the arrays are read through pointers.
 
-Viper takes at most four arguments, so the functions take the object whose arrays they work on.
+Viper takes at most four arguments, so some functions take the object whose arrays they work on.
 ptr8/ptr16/ptr32 and the int/bool annotations are viper's own types, known to its compiler.
 """
 
@@ -215,3 +217,82 @@ def scan_muxes(matrix, raw):
         value = adc[_ADC_RESULT]
         readings[i] = (value << 4) | (value >> 8)
     sio[_GPIO_OUT_SET] = int(matrix._last_mux)
+
+
+@micropython.viper
+def pack_cells_2bit(values, count: int, buf, off: int) -> int:
+    """messages.pack_cells_2bit: cell i of values at bits 2 * (i % 4) of buf[off + i // 4]."""
+    cells = ptr8(values)
+    out = ptr8(buf)
+    acc = 0
+    shift = 0
+    for i in range(count):
+        acc |= cells[i] << shift
+        shift += 2
+        if shift == 8:
+            out[off] = acc
+            off += 1
+            acc = 0
+            shift = 0
+    if shift:
+        out[off] = acc
+        off += 1
+    return off
+
+
+@micropython.viper
+def cobs_encode_into(src, length: int, dst, at: int) -> int:
+    """cobs.encode_into: src[0:length] COBS-encoded into dst from index at; the index after it."""
+    data = ptr8(src)
+    out = ptr8(dst)
+    code_at = at
+    end = at + 1
+    code = 1
+    i = 0
+    while i < length:
+        byte = data[i]
+        i += 1
+        if byte:
+            out[end] = byte
+            end += 1
+            code += 1
+            if code == 0xFF:
+                out[code_at] = code
+                code = 1
+                code_at = end
+                if i < length:
+                    end += 1
+        else:
+            out[code_at] = code
+            code = 1
+            code_at = end
+            end += 1
+    out[code_at] = code
+    return end
+
+
+@micropython.viper
+def cobs_decode_in_place(buf, length: int) -> int:
+    """cobs.decode_in_place: buf[0:length] decoded into buf from 0; the length, or -1 if not COBS."""
+    data = ptr8(buf)
+    i = 0
+    out = 0
+    while i < length:
+        code = data[i]
+        if code == 0:
+            return -1
+        i += 1
+        end = i + code - 1
+        if end > length:
+            return -1
+        while i < end:
+            byte = data[i]
+            if byte == 0:
+                return -1
+            data[out] = byte
+            out += 1
+            i += 1
+        if code != 0xFF and i < length:
+            data[out] = 0
+            out += 1
+    return out

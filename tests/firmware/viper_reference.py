@@ -13,9 +13,12 @@ import array
 import random
 
 import calibration
+import cobs
 import debounce
 import hall_scan
 import hotloops
+import messages
+import wire
 from fwtest import check
 
 SEED = 2027
@@ -123,3 +126,59 @@ def test_the_debouncers_run_the_viper_loops_under_micropython():
     check(debounce._update_cells is hotloops.update_cells, "CellDebouncer runs hotloops.update_cells")
     check(debounce._update_rows is hotloops.update_rows, "RowDebouncer runs hotloops.update_rows")
     check(hall_scan._classify_cells is hotloops.classify_cells, "HallSensor runs hotloops.classify_cells")
+    check(hall_scan._pack_cells_2bit is hotloops.pack_cells_2bit, "HallSensor packs with hotloops")
+    check(wire._encode_into is hotloops.cobs_encode_into, "frames out through hotloops.cobs_encode_into")
+    check(wire._decode_in_place is hotloops.cobs_decode_in_place, "frames in through hotloops")
+
+
+def _bytes(rng, length):
+    """Random bytes, zeros frequent, sometimes a long run without any (COBS's 254-byte blocks)."""
+    if rng.getrandbits(2) == 0:
+        return bytearray(rng.randint(1, 255) for _ in range(length))
+    return bytearray(0 if rng.getrandbits(2) == 0 else rng.randint(1, 255) for _ in range(length))
+
+
+def test_cobs_encode_into_matches_the_python_reference():
+    rng = _seeded(SEED + 3)
+    for _ in range(ROUNDS):
+        length = rng.choice((0, 1, 253, 254, 255, 508, rng.randint(0, 700)))
+        src = _bytes(rng, length)
+        at = rng.randint(0, 3)
+        size = at + length + length // 254 + 2
+        expected = bytearray(size)
+        got = bytearray(size)
+        end = cobs.encode_into(src, length, expected, at)
+        check(hotloops.cobs_encode_into(src, length, got, at) == end, "end of " + str(length) + " bytes")
+        check(got == expected, "encoding of " + str(length) + " bytes")
+
+
+def test_cobs_decode_in_place_matches_the_python_reference():
+    rng = _seeded(SEED + 4)
+    for _ in range(ROUNDS):
+        length = rng.choice((1, 254, 255, rng.randint(1, 700)))
+        src = _bytes(rng, length)
+        encoded = bytearray(length + length // 254 + 2)
+        n = cobs.encode_into(src, length, encoded, 0)
+        if rng.getrandbits(1):  # garbage: a byte changed, or the frame cut short
+            if rng.getrandbits(1):
+                encoded[rng.randint(0, n - 1)] = rng.getrandbits(8)
+            else:
+                n = rng.randint(1, n)
+        expected = bytearray(encoded)
+        got = bytearray(encoded)
+        result = cobs.decode_in_place(expected, n)
+        check(hotloops.cobs_decode_in_place(got, n) == result, "decoded length of " + str(n) + " bytes")
+        check(got == expected, "decoding of " + str(n) + " bytes")
+
+
+def test_pack_cells_2bit_matches_the_python_reference():
+    rng = _seeded(SEED + 5)
+    for _ in range(ROUNDS):
+        count = rng.randint(0, 256)
+        values = bytearray(rng.getrandbits(2) for _ in range(count))
+        off = rng.randint(0, 20)
+        expected = bytearray(off + count // 4 + 1)
+        got = bytearray(len(expected))
+        end = messages.pack_cells_2bit(values, count, expected, off)
+        check(hotloops.pack_cells_2bit(values, count, got, off) == end, "end for " + str(count) + " cells")
+        check(got == expected, "packing of " + str(count) + " cells")
