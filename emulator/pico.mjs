@@ -6,8 +6,15 @@
 // caller made, so pyserial and mpremote open the other side as they open a Pico). --control-fd
 // --flash is the chip's 2 MiB flash, kept on disk (made from the UF2 and the optional littlefs
 // --fs-image when it does not exist yet), so it survives power cuts as a Pico's does. --control-fd
-// carries JSON lines both ways: the board's wiring and power cycles in, the USB connection,
-// resets and decoded NeoPixel frames out (see README.md beside this file).
+// carries JSON lines both ways; times t are emulated nanoseconds:
+//   in:  {op: 'wire', kind: 'switches', switches: [[row GPIO, column mask]], columns, rows} or
+//        {op: 'wire', kind: 'muxes', adc, select: [S0..S3], muxes: [[enable GPIO, [16 values]]]};
+//        {op: 'leds', pin}; {op: 'power_cycle'}; {op: 'trace', on}; {op: 'time', tag}; {op: 'settle'}
+//   out: {event: 'boot', reason}, {event: 'usb', t}, {event: 'leds', pin, t, data: GRB hex};
+//        while tracing {event: 'wired', t}, {event: 'tx', t, n}, {event: 'rx', t, n} and
+//        {event: 'frame', t, data: a COBS frame to the host, hex}; {event: 'time', t, tag};
+//        {event: 'settle', reads, min_gap_ns}: reads since the last report and the least time from a
+//        select-line change to a read (see SettleWatch).
 //
 // rp2040js leaves gaps that a real Pico fills, filled here: flash erase and program (the boot
 // ROM's flash_range_erase and flash_range_program run in JS, with NOR semantics), the 512-byte
@@ -306,6 +313,7 @@ class Pico {
     this.board = new Board(this.settle);
     this.ledPin = -1;
     this.trace = false;
+    this.framing = []; // bytes of the frame towards the host not yet ended (while tracing)
     this.serialFd = Number(opts['serial-fd']);
     this.toHost = [];
     this.toHostBytes = 0;
@@ -426,6 +434,7 @@ class Pico {
       if (!this.decoder) this.decoder = this.watchLeds(message.pin);
     } else if (message.op === 'trace') {
       this.trace = Boolean(message.on);
+      this.framing = [];
     } else if (message.op === 'power_cycle') {
       this.boot(true);
       this.control.send({ event: 'boot', reason: 'power' });
@@ -437,7 +446,10 @@ class Pico {
   }
 
   sendToHost(buffer, at) {
-    if (this.trace) this.control.send({ event: 'tx', t: at, n: buffer.length });
+    if (this.trace) {
+      this.control.send({ event: 'tx', t: at, n: buffer.length });
+      this.traceFrames(buffer, at);
+    }
     if (this.toHostBytes + buffer.length > SERIAL_QUEUE_MAX) return; // nobody reads: a Pico drops it too
     this.toHost.push(Buffer.from(buffer));
     this.toHostBytes += buffer.length;
@@ -457,6 +469,21 @@ class Pico {
       if (rest.length) this.toHost.unshift(rest);
       if (this.toHost.length) setTimeout(() => this.flushToHost(), err ? 2 : 0);
     });
+  }
+
+  /** Reports every frame towards the host (COBS-encoded, without its 0x00 delimiter) with the time
+   * of the USB transfer that completed it. */
+  traceFrames(buffer, at) {
+    let start = 0;
+    for (let i = 0; i < buffer.length; i++) {
+      if (buffer[i] !== 0) continue;
+      this.framing.push(Buffer.from(buffer.subarray(start, i)));
+      const frame = Buffer.concat(this.framing);
+      this.framing = [];
+      if (frame.length) this.control.send({ event: 'frame', t: at, data: frame.toString('hex') });
+      start = i + 1;
+    }
+    if (start < buffer.length) this.framing.push(Buffer.from(buffer.subarray(start)));
   }
 
   /** Feeds host bytes into the CDC receive FIFO as it drains (it holds 512 and drops the rest). */

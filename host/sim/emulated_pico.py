@@ -201,6 +201,10 @@ class EmulatedPico(PicoProcess):
         event = self.wait_for("settle", timeout, mark)
         return int(event["reads"]), event["min_gap_ns"]
 
+    def stamp(self, tag: str) -> None:
+        """Ask for the emulated clock now without waiting: a ``time`` event with this tag follows."""
+        self._send({"op": "time", "tag": tag})
+
     def now_ns(self, timeout: float) -> int:
         """The emulated clock now (to within the emulator's 1 ms batches of emulated time)."""
         mark = self.event_count

@@ -34,7 +34,7 @@ def test_reed_matrix_config() -> None:
         "led_pin": None,
         "led_count": 0,
         "debounce_ms": 5,
-        "scan_period_us": 1500,
+        "scan_period_us": 400,
         "settle_us": 10,
         "heartbeat_ms": 1000,
     }
