@@ -241,6 +241,29 @@ def pack_cells_2bit(values, count: int, buf, off: int) -> int:
 
 
 @micropython.viper
+def pack_rows_1bit(sensor, buf, off: int) -> int:
+    """messages.pack_rows_1bit(sensor.debouncer.cooked, sensor.rows, sensor.cols, buf, off): cell
+    r * cols + c as bit (i % 8) of buf[off + i // 8]."""
+    rows_bits = ptr16(sensor.debouncer.cooked)
+    out = ptr8(buf)
+    ncols = int(sensor.cols)
+    acc = 0
+    nbits = 0
+    for r in range(int(sensor.rows)):
+        acc |= rows_bits[r] << nbits
+        nbits += ncols
+        while nbits >= 8:
+            out[off] = acc & 0xFF
+            off += 1
+            acc >>= 8
+            nbits -= 8
+    if nbits:
+        out[off] = acc
+        off += 1
+    return off
+
+
+@micropython.viper
 def cobs_encode_into(src, length: int, dst, at: int) -> int:
     """cobs.encode_into: src[0:length] COBS-encoded into dst from index at; the index after it."""
     data = ptr8(src)

@@ -109,10 +109,18 @@ class DigitalSensor:
         self.debouncer.debounce_us = debounce_ms * 1000
 
     def pack(self, buf, off):
-        return messages.pack_rows_1bit(self.debouncer.cooked, self.rows, self.cols, buf, off)
+        return _pack(self, buf, off)
+
+
+def _pack_rows(sensor, buf, off):
+    return messages.pack_rows_1bit(sensor.debouncer.cooked, sensor.rows, sensor.cols, buf, off)
 
 
 if sys.platform == "rp2":
     from hotloops import scan_rows as _scan
 else:
     _scan = DigitalMatrix.scan
+if sys.implementation.name == "micropython":
+    from hotloops import pack_rows_1bit as _pack
+else:
+    _pack = _pack_rows

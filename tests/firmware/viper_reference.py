@@ -17,6 +17,7 @@ import cobs
 import debounce
 import hall_scan
 import hotloops
+import matrix_scan
 import messages
 import wire
 from fwtest import check
@@ -127,6 +128,7 @@ def test_the_debouncers_run_the_viper_loops_under_micropython():
     check(debounce._update_rows is hotloops.update_rows, "RowDebouncer runs hotloops.update_rows")
     check(hall_scan._classify_cells is hotloops.classify_cells, "HallSensor runs hotloops.classify_cells")
     check(hall_scan._pack_cells_2bit is hotloops.pack_cells_2bit, "HallSensor packs with hotloops")
+    check(matrix_scan._pack is hotloops.pack_rows_1bit, "DigitalSensor packs with hotloops")
     check(wire._encode_into is hotloops.cobs_encode_into, "frames out through hotloops.cobs_encode_into")
     check(wire._decode_in_place is hotloops.cobs_decode_in_place, "frames in through hotloops")
 
@@ -182,3 +184,27 @@ def test_pack_cells_2bit_matches_the_python_reference():
         end = messages.pack_cells_2bit(values, count, expected, off)
         check(hotloops.pack_cells_2bit(values, count, got, off) == end, "end for " + str(count) + " cells")
         check(got == expected, "packing of " + str(count) + " cells")
+
+
+class _Rows:
+    """What hotloops.pack_rows_1bit reads of a DigitalSensor."""
+
+    def __init__(self, rows, cols, bits):
+        self.rows = rows
+        self.cols = cols
+        self.debouncer = self
+        self.cooked = bits
+
+
+def test_pack_rows_1bit_matches_the_python_reference():
+    rng = _seeded(SEED + 6)
+    for _ in range(ROUNDS):
+        rows = rng.randint(1, 16)
+        cols = rng.randint(1, 16)
+        bits = array.array("H", [rng.getrandbits(cols) for _ in range(rows)])
+        off = rng.randint(0, 20)
+        expected = bytearray(off + (rows * cols + 7) // 8)
+        got = bytearray(len(expected))
+        end = messages.pack_rows_1bit(bits, rows, cols, expected, off)
+        check(hotloops.pack_rows_1bit(_Rows(rows, cols, bits), got, off) == end, "end of the rows")
+        check(got == expected, "packing of " + str(rows) + "x" + str(cols))
