@@ -63,7 +63,8 @@ FIRMWARE_VERSION = (0, 1, 0)
 MAX_RX_PAYLOAD = 1024
 MAX_TX_PAYLOAD = 320
 # A received byte costs the bytecode 0.1-0.5 ms at 125 MHz (measured on the emulated Pico): a
-# 19-LED frame read in one period held the scan ~40 ms. 32 bytes a period bound that stall.
+# 19-LED frame read in one period held the scan ~40 ms. A period reads at most 32 bytes, and
+# after the first only while its time lasts, so a frame coming in never delays the next scan.
 RX_BYTES_PER_PERIOD = 32
 
 
@@ -297,7 +298,11 @@ class Device:
     def _serve_commands(self):
         port = self.port
         rx = self.rx
-        for _ in range(RX_BYTES_PER_PERIOD):
+        clock = self.clock
+        until = clock.ticks_add(self._deadline, self.scan_period_us)
+        for i in range(RX_BYTES_PER_PERIOD):
+            if i and clock.ticks_diff(until, clock.ticks_us()) <= 0:
+                return
             byte = port.read_byte()
             if byte < 0:
                 return
