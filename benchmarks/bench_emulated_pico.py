@@ -10,13 +10,14 @@ For each board build (all eight unless --boards says otherwise):
    benchmark keeps toggling (firmware/sim/measure_on_pico.py, run with mpremote). The scan
    period the board file should have: 1.5 x the update with a sensor changing.
 2. End to end: in a position where a piece can be lifted, a hand lifts it and puts it back, N
-   changes in all, each at a random moment. Each is followed through the real pipeline - the
-   firmware's main loop on the emulated Pico, USB CDC, the host's DeviceLink, tracker, session
-   and LED frame - and stamped with the emulator's clock: the wiring change at the sensor, the
-   USB transfer completing the STATE that reports it, the host's LED write (the emulator's
-   clock when the host wrote the frame: the emulator runs no faster than the wall clock, slower
-   when the host is busy), and on Pico-LED builds the NeoPixel frame decoded from the data pin.
-   p50 and p99 of change -> STATE, STATE -> LED write, LED write -> NeoPixels, and the total.
+   changes in all, 0.1-0.4 s of the Pico's time apart, each at a random moment. Each is
+   followed through the real pipeline - the firmware's main loop on the emulated Pico, USB
+   CDC, the host's DeviceLink, tracker, session and LED frame - and stamped with the
+   emulator's clock: the wiring change at the sensor, the USB transfer completing the STATE
+   that reports it, the host's LED write (the emulator's clock when the host wrote the frame:
+   the emulator runs no faster than the wall clock, slower when the host is busy), and on
+   Pico-LED builds the NeoPixel frame decoded from the data pin. p50 and p99 of change ->
+   STATE, STATE -> LED write, LED write -> NeoPixels, and the total.
 Prints one JSON line per build and measurement, then the table firmware/README.md shows.
 
 Needs node, emulator/node_modules (npm ci --prefix emulator) and ../shared/rp2040.
@@ -198,6 +199,13 @@ def first_event(
     raise SystemExit(f"no {kind!r} event after {after_ns} ns within {WAIT_S} s")
 
 
+def pause(pico: EmulatedPico, seconds: float) -> None:
+    """Until that much emulated time has passed."""
+    end = pico.now_ns(WAIT_S) + int(seconds * 1e9)
+    while pico.now_ns(WAIT_S) < end:
+        time.sleep(0.02)
+
+
 def quiet(pico: EmulatedPico, ns: int = 200_000_000) -> None:
     """Until the host has sent the Pico nothing for ns of emulated time."""
     deadline = time.monotonic() + WAIT_S
@@ -258,7 +266,9 @@ def end_to_end(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
             try:
                 time.sleep(1.0)
                 for i in range(changes):
-                    time.sleep(rng.uniform(0.1, 0.4))  # a random moment of the scan loop
+                    # A hand's pace, in the Pico's time (a busy host slows the emulator down), at a
+                    # random moment of the scan loop.
+                    pause(pico, rng.uniform(0.1, 0.4))
                     if i % 2 == 0:
                         cell = rng.choice(cells)
                         held = virtual.lift(cell)
