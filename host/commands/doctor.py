@@ -15,7 +15,7 @@ import argparse
 import sys
 from typing import TextIO
 
-from host.cli import CliError
+from host.cli_error import CliError
 from host.doctor.bench import Bench, real_bench, simulated_bench
 from host.doctor.checks import run_checks
 from host.doctor.report import Report
