@@ -35,7 +35,7 @@ from host import play_values
 from host.cli_error import CliError
 from host.drivers.interfaces import DriverError
 from host.hardware.loading import BoardFileError
-from host.link.device_link import LinkError, LinkStatus
+from host.link.status import LinkError, LinkStatus
 from host.session import words
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions

@@ -26,7 +26,7 @@ from host.hardware.loading import load_board
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import LED_PICO
 from host.link import DeviceLink, Expectation, LedSender, LinkStatus, Snapshot
-from host.link.device_link import open_exclusive
+from host.link.port import open_exclusive
 from host.session.board_play import BoardPlay
 from host.session.live import LiveLoop
 from host.session.session import Settings
