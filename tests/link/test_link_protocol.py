@@ -11,11 +11,13 @@ The expected rows come from docs/protocol.md section 4, by hand.
 
 from __future__ import annotations
 
+import ast
 import itertools
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host.link.expectation import Expectation
@@ -24,6 +26,7 @@ from host.link.messages import Ack, GetState, LedFrame, MessageType, Ping, SetCo
 from host.link.protocol import LinkProtocol, ProtocolEvent
 from host.link.snapshot import Snapshot
 from host.link.status import LinkError, LinkEvent, LinkStats, LinkStatus
+from tests.budget import examples
 from tests.link import device_frames
 
 OPEN = "open"
@@ -430,6 +433,7 @@ def _stream() -> bytes:
     )
 
 
+@settings(max_examples=examples(100))
 @given(st.lists(st.integers(min_value=0, max_value=len(_stream())), max_size=20))
 def test_any_cutting_of_the_stream_gives_the_same_events(cuts: list[int]) -> None:
     stream = _stream()
@@ -450,3 +454,29 @@ def test_any_cutting_of_the_stream_gives_the_same_events(cuts: list[int]) -> Non
         READY_1,
         "snapshot 1111 gen 2 boot 1 at 500",
     ]
+
+
+PURE = ("protocol", "reader", "expectation", "frames", "cobs", "messages", "snapshot", "status", "led_plan")
+STDLIB = {
+    "__future__",
+    "collections.abc",
+    "dataclasses",
+    "enum",
+    "logging",
+    "struct",
+    "zlib",
+}  # no I/O in these
+
+
+@pytest.mark.parametrize("name", PURE)
+def test_the_protocol_has_no_thread_clock_or_port_in_it(name: str) -> None:
+    # Whatever a pure module imports is pure too: the standard library's computing parts, or another of them.
+    path = Path(__file__).parents[2] / "host" / "link" / f"{name}.py"
+    imported = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            imported.add(node.module)
+    allowed = STDLIB | {f"host.link.{pure}" for pure in PURE}
+    assert imported <= allowed, f"host/link/{name}.py imports {sorted(imported - allowed)}"
