@@ -20,6 +20,7 @@ anything written by hand outside the sections (the explanations).
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import re
 import resource
@@ -31,6 +32,14 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+try:
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import WorkerOutcome, WorkResult
+except ImportError:
+    raise SystemExit(
+        "mutation: cosmic-ray is not installed: .venv/bin/pip install -e '.[mutation]'"
+    ) from None
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -95,6 +104,7 @@ class Outcome:
     killed: int
     survivors: list[str]  # each a diff
     incompetent: int  # mutants that could not run (e.g. a syntax error)
+    annotations: int  # mutants inside type annotations, which are never evaluated: not run
     baseline_s: float
     cpu_s: float
     wall_s: float
@@ -116,6 +126,12 @@ def _copy_tree(into: Path) -> None:
 _COSMIC_RAY = str(Path(sys.executable).parent / "cosmic-ray")
 
 
+def _step(command: list[str], work: Path) -> None:
+    done = subprocess.run(command, cwd=work, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"mutation: {' '.join(command)} failed:\n{done.stderr[-3000:]}")
+
+
 def _cosmic_ray(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([_COSMIC_RAY, *args], cwd=cwd, capture_output=True, text=True, check=False)
 
@@ -129,6 +145,50 @@ def _excluded_operators() -> list[str]:
     }
     replacements = ("core/ReplaceBinaryOperator_", "core/ReplaceComparisonOperator_")
     return [f"{name}$" for name in names if name.startswith(replacements) and name not in chosen]
+
+
+Span = tuple[tuple[int, int], tuple[int, int]]
+
+
+def _annotation_spans(path: Path) -> list[Span]:
+    """Where path's annotations are, if it postpones them (PEP 563): no test can tell a change there."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    postponed = any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "__future__"
+        and node.names[0].name == "annotations"
+        for node in tree.body
+    )
+    if not postponed:
+        return []
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.returns is not None:
+            found.append(node.returns)
+        elif (isinstance(node, ast.arg) and node.annotation is not None) or isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+    return [((a.lineno, a.col_offset), (a.end_lineno or a.lineno, a.end_col_offset or 0)) for a in found]
+
+
+def _skip_annotations(session: Path, work: Path) -> int:
+    """Mark the mutants inside annotations as skipped; how many there were."""
+    spans: dict[str, list[Span]] = {}
+    skipped = 0
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in list(db.pending_work_items):
+            inside = True
+            for mutation in item.mutations:
+                path = str(mutation.module_path)
+                if path not in spans:
+                    spans[path] = _annotation_spans(work / path)
+                start, end = tuple(mutation.start_pos), tuple(mutation.end_pos)
+                inside = inside and any(a <= start and end <= b for a, b in spans[path])
+            if inside:
+                skipped += 1
+                db.set_result(
+                    item.job_id, WorkResult(output="in an annotation", worker_outcome=WorkerOutcome.SKIPPED)
+                )
+    return skipped
 
 
 def _children_cpu() -> float:
@@ -157,22 +217,17 @@ def run(target: Target, work: Path, excluded: list[str]) -> Outcome:
     session.unlink(missing_ok=True)
     cpu, wall = _children_cpu(), time.perf_counter()
     filter_tool = str(Path(sys.executable).parent / "cr-filter-operators")
-    steps = (
-        [_COSMIC_RAY, "init", str(config), str(session)],
-        [filter_tool, str(session), str(config)],
-        [_COSMIC_RAY, "exec", str(config), str(session)],
-    )
-    for step in steps:
-        done = subprocess.run(step, cwd=work, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            raise SystemExit(f"mutation: {' '.join(step)} failed:\n{done.stderr[-3000:]}")
+    _step([_COSMIC_RAY, "init", str(config), str(session)], work)
+    _step([filter_tool, str(session), str(config)], work)
+    annotations = _skip_annotations(session, work)
+    _step([_COSMIC_RAY, "exec", str(config), str(session)], work)
     cpu, wall = _children_cpu() - cpu, time.perf_counter() - wall
     dump = _cosmic_ray("dump", str(session), cwd=work).stdout
     killed, incompetent, survivors, mutants = 0, 0, [], 0
     for line in dump.splitlines():
         _item, result = json.loads(line)
         if result is not None and result.get("worker_outcome") == "skipped":
-            continue  # an operator left out
+            continue  # an operator left out, or in an annotation
         mutants += 1
         if result is None or result.get("worker_outcome") != "normal":
             incompetent += 1
@@ -182,7 +237,7 @@ def run(target: Target, work: Path, excluded: list[str]) -> Outcome:
             killed += 1
         else:
             incompetent += 1
-    return Outcome(mutants, killed, survivors, incompetent, baseline_s, cpu, wall)
+    return Outcome(mutants, killed, survivors, incompetent, annotations, baseline_s, cpu, wall)
 
 
 def _short_diff(diff: str) -> str:
@@ -207,7 +262,8 @@ def section(target: Target, outcome: Outcome) -> str:
         f"### {target.path}",
         "",
         f"Tests: `{' '.join(target.tests)}`. {outcome.mutants} mutants: {outcome.killed} killed, "
-        f"{len(outcome.survivors)} surviving ({rate:.1f} %), {outcome.incompetent} that could not run. "
+        f"{len(outcome.survivors)} surviving ({rate:.1f} %), {outcome.incompetent} that could not run "
+        f"({outcome.annotations} more in annotations not run). "
         f"The tests take {outcome.baseline_s:.1f} s unmutated; the run took {outcome.cpu_s / 60:.1f} min of "
         f"CPU ({outcome.wall_s / 60:.1f} min on the clock), on {time.strftime('%Y-%m-%d')}.",
         "",
@@ -251,6 +307,7 @@ def main() -> int:
             summary = {
                 "target": target.path, "mutants": outcome.mutants, "killed": outcome.killed,
                 "survived": len(outcome.survivors), "incompetent": outcome.incompetent,
+                "in_annotations": outcome.annotations,
                 "cpu_min": round(outcome.cpu_s / 60, 2), "wall_min": round(outcome.wall_s / 60, 2),
             }  # fmt: skip
             print(json.dumps(summary), flush=True)
