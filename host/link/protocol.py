@@ -132,7 +132,6 @@ class LinkProtocol:
     def port_opened(self, path: str, now: float) -> list[ProtocolEvent]:
         """A port was opened (its input flushed): start afresh and ask who is there."""
         self._reader.reset()
-        self._outgoing.clear()
         self._open = True
         self._ready = False
         self._hello = None

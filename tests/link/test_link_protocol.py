@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from host.link.expectation import Expectation
-from host.link.frames import MAX_FRAME, FrameSplitter, decode_frame
+from host.link.frames import MAX_FRAME, Frame, FrameSplitter, decode_frame, encode_frame
 from host.link.messages import Ack, GetState, LedFrame, MessageType, Ping, SetConfig
 from host.link.protocol import LinkProtocol, ProtocolEvent
 from host.link.snapshot import Snapshot
@@ -126,11 +126,12 @@ def test_the_handshake_then_only_changes_are_handed_on() -> None:
         (0.03, dev.state("0000", 0), [], []),  # the second GET_STATE's answer: nothing new
         (0.5, dev.beat(), [], []),
         (0.6, dev.state("1001", 1), ["snapshot 1001 gen 1 boot 1 at 600"], []),
+        (0.7, dev.hello(), [], []),  # asked again (after SET_CONFIG): the same device, nothing new
     ])  # fmt: skip
     assert (link.status, link.status_reason, link.accepted) == (LinkStatus.CONNECTED, "", 1)
     assert link.latest is not None and link.latest.values == (1, 0, 0, 1)
     assert link.heartbeat is not None and link.heartbeat.boot_id == 1
-    assert link.stats == LinkStats(frames=5, snapshots=2)
+    assert link.stats == LinkStats(frames=6, snapshots=2)
 
 
 def test_noise_before_the_first_frame_is_discarded_and_after_it_counted() -> None:
@@ -142,8 +143,10 @@ def test_noise_before_the_first_frame_is_discarded_and_after_it_counted() -> Non
         (0.03, b"\x03\x03garbage\x00\xff\xfe\x00\x01\x02" + dev.state("1111", 1),
          ["snapshot 1111 gen 1 boot 1 at 30"], []),  # the frame's leading 0x00 ends the noise
         (0.04, b"\x05" * (MAX_FRAME + 1) + dev.state("0111", 2), ["snapshot 0111 gen 2 boot 1 at 40"], []),
+        (0.05, encode_frame(Frame(2, MessageType.STATE, 40, b"")), [], []),  # another version: not understood
+        (0.06, dev.beat(), [], []),  # and not numbered in this version's sequence
     ])  # fmt: skip
-    assert link.stats == LinkStats(frames=3, discarded=2, bad_frames=4, snapshots=2)
+    assert link.stats == LinkStats(frames=5, discarded=2, bad_frames=4, bad_messages=1, snapshots=2)
 
 
 def test_a_frame_in_pieces_is_one_frame() -> None:
@@ -193,6 +196,7 @@ def test_a_restarted_device_is_never_reported_before_its_hello() -> None:
         (0.4, dev.beat(boot=2), [], []),
     ])  # fmt: skip
     assert (link.device, link.latest, link.status) == (None, None, LinkStatus.RECONNECTING)
+    assert link.status_reason == "device restarted (boot id 00000002, was 00000001)"
     dev.boot = 2
     run(link, [
         (0.5, dev.hello(), [READY_2], ["GET_STATE"]),
@@ -324,6 +328,15 @@ def test_a_silent_line_is_given_up_and_a_reopened_one_starts_afresh() -> None:
     ])  # fmt: skip
     assert link.stats == LinkStats(frames=5, discarded=1, gaps=0, reconnects=2, snapshots=2)
     assert (link.accepted, link.status) == (2, LinkStatus.DISCONNECTED)
+
+
+def test_what_was_to_be_sent_on_a_line_that_failed_is_never_sent() -> None:
+    link = LinkProtocol()
+    link.port_opened("/dev/pico", 0.0)
+    link.port_failed("reading failed")  # before the handshake was written
+    assert link.data_to_send() == b""
+    link.port_opened("/dev/pico", 1.0)
+    assert commands(link.data_to_send()) == HANDSHAKE
 
 
 def test_a_port_that_is_not_there() -> None:
