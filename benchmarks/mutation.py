@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import ast
 import json
+import os
 import re
 import resource
 import shlex
@@ -203,11 +204,17 @@ def run(target: Target, work: Path, excluded: list[str]) -> Outcome:
     tests = " ".join(shlex.quote(t) for t in target.tests)
     command = f"{shlex.quote(sys.executable)} -m pytest -x -q -p no:cacheprovider {tests}"
     started = _children_cpu()
-    baseline = subprocess.run(shlex.split(command), cwd=work, capture_output=True, text=True, check=False)
+    quick = {**os.environ, "HYPOTHESIS_PROFILE": "quick"}
+    baseline = subprocess.run(
+        shlex.split(command), cwd=work, env=quick, capture_output=True, text=True, check=False
+    )
     baseline_s = _children_cpu() - started
     if baseline.returncode != 0:
         raise SystemExit(f"mutation: {target.path}: its tests fail unmutated:\n{baseline.stdout[-3000:]}")
-    command = f"prlimit --cpu={max(10, round(HUNG_FACTOR * baseline_s))} {command}"
+    # Property tests at a few examples each: hundreds of runs, and a mutant only they kill wants a table row.
+    command = (
+        f"env HYPOTHESIS_PROFILE=quick prlimit --cpu={max(10, round(HUNG_FACTOR * baseline_s))} {command}"
+    )
     config = work / "mutation.toml"
     modules = ", ".join(json.dumps(m) for m in target.modules())
     config.write_text(
@@ -302,13 +309,12 @@ def main() -> int:
     args = parser.parse_args()
     excluded = [] if args.all_operators else _excluded_operators()
     targets = [Target.parse(text) for text in args.targets]
-    sections = {}
     with tempfile.TemporaryDirectory(prefix="magboard-mutation-") as temp:
         work = Path(temp)
         _copy_tree(work)
         for target in targets:
             outcome = run(target, work, excluded)
-            sections[target.path] = section(target, outcome)
+            write_report(args.report, {target.path: section(target, outcome)})
             summary = {
                 "target": target.path, "mutants": outcome.mutants, "killed": outcome.killed,
                 "survived": len(outcome.survivors), "incompetent": outcome.incompetent,
@@ -316,7 +322,6 @@ def main() -> int:
                 "cpu_min": round(outcome.cpu_s / 60, 2), "wall_min": round(outcome.wall_s / 60, 2),
             }  # fmt: skip
             print(json.dumps(summary), flush=True)
-    write_report(args.report, sections)
     return 0
 
 

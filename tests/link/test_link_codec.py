@@ -92,10 +92,18 @@ def test_an_endless_frame_is_reported_once_and_skipped() -> None:
 
 
 def test_the_longest_frame_is_a_frame_and_one_byte_more_is_not() -> None:
+    longest = 2048  # docs/protocol.md: "The host accepts encoded frames of up to 2048 bytes"
     splitter = FrameSplitter()
-    assert splitter.feed(b"\x01" * MAX_FRAME + b"\x00") == [b"\x01" * MAX_FRAME]
-    assert splitter.feed(b"\x01" * MAX_FRAME) == []
+    assert splitter.feed(b"\x01" * longest + b"\x00") == [b"\x01" * longest]
+    assert splitter.feed(b"\x01" * longest) == []
     assert splitter.feed(b"\x01") == [None]  # too long, across reads: reported when it becomes so
+
+
+def test_a_frame_is_a_value() -> None:
+    frame = decode_frame(encode_frame(Frame(1, 2, 3, b"\x04"))[1:-1])
+    assert {frame: "seen"}[Frame(1, 2, 3, b"\x04")] == "seen"
+    with pytest.raises(AttributeError):
+        frame.seq = 4  # type: ignore[misc]
 
 
 def test_empty_chunks_between_delimiters_are_nothing() -> None:

@@ -299,7 +299,7 @@ def test_an_error_logged_by_a_working_device_is_only_passed_on() -> None:
 
 
 def test_a_silent_line_is_given_up_and_a_reopened_one_starts_afresh() -> None:
-    dev, link = Device(), LinkProtocol(silence_timeout=3.0)
+    dev, link = Device(), LinkProtocol()  # docs/protocol.md: 3 s without a valid frame
     run(link, [
         (0.0, OPEN, ["connected: /dev/pico"], HANDSHAKE),
         (0.5, dev.hello() + dev.state("0000", 0),
@@ -376,6 +376,11 @@ def test_unanswered_questions_are_asked_again_every_second() -> None:
         (3.75, dev.state("0000", 0), ["snapshot 0000 gen 0 boot 1 at 3750"], []),
         (5.0, b"", [], []),  # everything answered: nothing is asked
     ])  # fmt: skip
+
+
+def test_the_back_off_is_from_a_fifth_of_a_second_to_five_seconds() -> None:
+    link = LinkProtocol()  # docs/protocol.md: "0.2 s doubling to 5 s"
+    assert [link.next_backoff() for _ in range(7)] == [0.2, 0.4, 0.8, 1.6, 3.2, 5.0, 5.0]
 
 
 def test_the_back_off_doubles_until_a_device_is_accepted() -> None:
