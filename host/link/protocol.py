@@ -248,25 +248,23 @@ class LinkProtocol:
             self._on_state(item, now)
         elif isinstance(item, Heartbeat):
             self._heartbeat = item
-            self._check_boot(item.boot_id, now)
+            self._restarted(item.boot_id, now)
         elif isinstance(item, Ack | Nak):
             self._events.append(item)
         else:
             self._on_log(item)
 
-    def _check_boot(self, boot_id: int, now: float) -> bool:
-        """False (and a new handshake) when boot_id is not the accepted device's."""
+    def _restarted(self, boot_id: int, now: float) -> bool:
+        """Whether boot_id says the device that said HELLO has restarted (then a new handshake)."""
         hello = self._hello
-        if hello is None:
+        if hello is None or boot_id == hello.boot_id:
             return False
-        if boot_id == hello.boot_id:
-            return True
         self._ready = False
         self._hello = None
         self._stats += LinkStats(boots=1)
         self._emit(EventKind.RESYNC, f"device restarted (boot id {boot_id:08x}, was {hello.boot_id:08x})")
         self._ask_hello(now)
-        return False
+        return True
 
     def _on_hello(self, hello: Hello, now: float) -> None:
         previous = self._hello
@@ -310,8 +308,8 @@ class LinkProtocol:
             self._reject(f"the device cannot scan: {message.text}")
 
     def _on_state(self, state: State, now: float) -> None:
-        hello = self._hello
-        if not self._check_boot(state.boot_id, now) or not self._ready or hello is None:
+        hello = self.device
+        if self._restarted(state.boot_id, now) or hello is None:
             return
         if (state.rows, state.cols, state.bits_per_cell) != (hello.rows, hello.cols, hello.bits_per_cell):
             self._stats += LinkStats(bad_messages=1)
