@@ -76,6 +76,7 @@ HUNG_FACTOR = 4
 HUNG_WALL_S = 1800.0  # and a mutant that waits for ever without computing
 BEGIN = "<!-- mutation: {} -->"
 END = "<!-- /mutation -->"
+RESULTS_END = "<!-- end of results -->"  # a new target's section goes before this line, if there is one
 
 
 @dataclass(frozen=True)
@@ -289,12 +290,14 @@ def section(target: Target, outcome: Outcome) -> str:
 
 
 def write_report(path: Path, sections: dict[str, str]) -> None:
-    """Replace each target's section in the report (or add it at the end), keeping everything else."""
+    """Replace each target's section in the report (or add it), keeping everything else."""
     text = path.read_text(encoding="utf-8") if path.exists() else "# Mutation testing\n"
     for name, body in sections.items():
         pattern = re.compile(re.escape(BEGIN.format(name)) + r".*?" + re.escape(END), re.DOTALL)
         if pattern.search(text):
             text = pattern.sub(lambda _m, body=body: body, text)
+        elif RESULTS_END in text:
+            text = text.replace(RESULTS_END, body + "\n\n" + RESULTS_END)
         else:
             text = text.rstrip("\n") + "\n\n" + body + "\n"
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -245,7 +245,7 @@ def test_a_reading_of_another_shape_is_dropped() -> None:
 
 def test_a_device_that_is_not_the_one_expected_is_never_listened_to() -> None:
     dev = Device(board="flipfour-hall")
-    link = LinkProtocol(Expectation(board="desdemona-reed"))
+    link = LinkProtocol(expect=Expectation(board="desdemona-reed"))
     wrong = "rejected: device is configured for board 'flipfour-hall', expected 'desdemona-reed'"
     run(link, [
         (0.0, OPEN, ["connected: /dev/pico"], HANDSHAKE),
