@@ -22,6 +22,7 @@ from host.link.expectation import Expectation
 from host.link.frames import MAX_FRAME, Frame, FrameSplitter, decode_frame, encode_frame
 from host.link.messages import Ack, GetState, LedFrame, MessageType, Ping, SetConfig
 from host.link.protocol import LinkProtocol, ProtocolEvent
+from host.link.reader import FrameReader
 from host.link.snapshot import Snapshot
 from host.link.status import LinkError, LinkEvent, LinkStats, LinkStatus
 from tests.budget import examples
@@ -482,3 +483,8 @@ def test_any_cutting_of_the_stream_gives_the_same_events(cuts: list[int]) -> Non
         READY_1,
         "snapshot 1111 gen 2 boot 1 at 500",
     ]
+
+
+def test_a_new_reader_discards_what_comes_before_its_first_frame() -> None:
+    reader = FrameReader()
+    assert reader.feed(b"MicroPython\x00") == [] and reader.stats == LinkStats(discarded=1)
