@@ -15,16 +15,37 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from engines.geometry import Geometry
+from engines.outcome import Outcome
 from engines.physical import Thing
 
-if TYPE_CHECKING:
-    from engines.game import Game
-
 SHARED = 2  # ``Game.hands``' key for what belongs to neither player (a supply of tiles)
+
+
+class GameView(Protocol):
+    """What a table asks of its game: the rules' answers about positions (engines/game.py's ``Game``)."""
+
+    @property
+    def geometry(self) -> Geometry: ...
+
+    @property
+    def chosen(self) -> frozenset[str]: ...
+
+    def start(self) -> Any: ...
+
+    def to_move(self, pos: Any) -> int: ...
+
+    def outcome(self, pos: Any) -> Outcome | None: ...
+
+    def score(self, pos: Any) -> tuple[int, int] | None: ...
+
+    def cells(self, pos: Any) -> Mapping[str, tuple[Thing, ...]]: ...
+
+    def hands(self, pos: Any) -> Mapping[int, Mapping[str, int]]: ...
 
 
 class Role(Enum):
@@ -212,23 +233,23 @@ class Table:
         unit = self.score_unit or Noun("point", "points")
         return " - ".join(f"{self.side(side)} {unit.count(n)}" for side, n in enumerate(score))
 
-    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+    def turn_words(self, game: GameView, pos: Any) -> str:
         """What the player to move may do now (a game whose first turn differs says so here)."""
         return self.turn.format(opponent=self.side(1 - game.to_move(pos)))
 
-    def explain(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def explain(self, game: GameView, pos: Any) -> Ending:
         """Why the finished game ``pos`` ended and the cells that show it; ValueError while it goes on."""
         if game.outcome(pos) is None:
             raise ValueError("the game is not over")
         return self.ending(game, pos)
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """``explain`` for a finished game: a game says here what ended it (the default: the score)."""
         score = game.score(pos)
         return Ending(f"{self.score_words(score)}." if score is not None else "")
 
     # --- the board ---------------------------------------------------------------------------------
-    def cell_colour(self, game: Game[Any, Any], index: int) -> str | None:
+    def cell_colour(self, game: GameView, index: int) -> str | None:
         """A checkered board's colour of a cell (the first colour on a1's), or None for plain cells."""
         checkered = self.drawing.checkered
         if checkered is None:
@@ -266,7 +287,7 @@ def owned_cells(stacks: Mapping[str, Sequence[Thing]], kind: str, side: int | No
     return frozenset(c for c, s in stacks.items() if s and s[-1].kind == kind and s[-1].colour == side)
 
 
-def runs(game: Game[Any, Any], member: Iterable[str], min_length: int) -> list[tuple[str, ...]]:
+def runs(game: GameView, member: Iterable[str], min_length: int) -> list[tuple[str, ...]]:
     """Every maximal run of ``member`` cells along a line of the board, at least ``min_length`` long."""
     names = game.geometry.names
     inside = set(member)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engines.game import Game
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table, owned_cells
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table, owned_cells
 
 FILLS = ("#1d1d1d", "#f4f4f4")
 EDGES = ("#111", "#555")
@@ -30,13 +29,13 @@ class DesdemonaTable(Table):
     turn = "move a queen, then shoot a {opponent} stone or capture"
     score_unit: ClassVar[Noun | None] = Noun("stone", "stones")
 
-    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+    def turn_words(self, game: GameView, pos: Any) -> str:
         """Black's very first turn is the queen move alone (RULES.md)."""
         if game.start() == pos:
             return "move a queen (the first turn is the queen move alone, with no shot)"
         return super().turn_words(game, pos)
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         outcome = game.outcome(pos)
         assert outcome is not None
         score = game.score(pos)

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.game import Game
 from engines.physical import Thing
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table, runs
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table, runs
 
 PIECE = ObjectKind(
     "piece",
@@ -26,7 +25,7 @@ class FlipFourTable(Table):
     notation = "c3, b2,d4 or c3-c5"
     turn = "place one or two pieces, or jump a piece over a line"
 
-    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+    def turn_words(self, game: GameView, pos: Any) -> str:
         """One piece on the first turn and with one piece left; only jumps with none (RULES.md)."""
         in_hand = game.hands(pos)[game.to_move(pos)].get(PIECE.kind, 0)
         if game.start() == pos:
@@ -37,7 +36,7 @@ class FlipFourTable(Table):
             return "place your last piece, or jump a piece over a line"
         return super().turn_words(game, pos)
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """RULES.md section 4: the mover's over-line, then the opponent's, then a line of exactly 4."""
         stacks = game.cells(pos)
         to_move = game.to_move(pos)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engines.game import Game
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table
 
 KNIGHT_LOOK = Look("disc", 0.3, fills=("#f2efe6", "#2b2b2b"), glyph="\u265e", glyph_inks=("#222", "#eee"))
 KNIGHT = ObjectKind(
@@ -47,13 +46,13 @@ class KingOfRingsTable(Table):
     turn = "step, jump or drop a knight"
     score_unit: ClassVar[Noun | None] = Noun("point", "points")
 
-    def cell_colour(self, game: Game[Any, Any], index: int) -> str:
+    def cell_colour(self, game: GameView, index: int) -> str:
         """a1 is blue, or b1 with the ``blue_parity`` option (RULES.md)."""
         q, r = game.geometry.coords[index]
         blue = (q + r) % 2 == (1 if "blue_parity" in game.chosen else 0)
         return BLUE if blue else PLAIN
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """The last loose ring taken, or two passes; the stacks of the winner (of both in a draw)."""
         outcome = game.outcome(pos)
         assert outcome is not None

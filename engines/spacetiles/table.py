@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engines.game import Game
 from engines.physical import Thing
-from engines.table import SHARED, Drawing, Ending, Look, Noun, ObjectKind, Role, Table, runs
+from engines.table import SHARED, Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table, runs
 
 TILE = ObjectKind(
     "tile",
@@ -38,7 +37,7 @@ class SpaceTilesTable(Table):
     notation = "c2:e3-e4 or g3:d3,f2"
     turn = "place a tile, then move or place your pieces"
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """RULES.md section 2: runs judged for the player who just moved, else no legal turn."""
         outcome = game.outcome(pos)
         assert outcome is not None
