@@ -395,13 +395,12 @@ def past_game_json(game: Game[Any, Any], stored: StoredGame, moves: int, live: i
 
 
 def state_words(game: Game[Any, Any], stored: StoredGame, live: int | None) -> str:
-    """How a stored game stands: being played, unfinished, abandoned, or who won and the score."""
-    if stored.id == live:
-        return "being played now"
+    """How a stored game stands: being played, unfinished, abandoned, or who won and the score (the live
+    game's too, once it is over)."""
     if stored.status is Status.ABANDONED:
         return "abandoned"
     if stored.outcome is None:
-        return "unfinished"
+        return "being played now" if stored.id == live else "unfinished"
     winner = stored.outcome.winner
     said = "a draw" if winner is None else f"{side_name(game, winner)} won"
     score = stored.outcome.score

@@ -160,6 +160,7 @@ def test_past_games_say_how_each_stands_in_words() -> None:
         "id": 7, "players": ["human", "magboard level 3"], "date": stamp(0.0)[:16], "state": "Yellow won",
         "moves": 1, "live": False,
     }  # fmt: skip
+    assert past_game_json(FLIPFOUR, won, 1, live=7)["state"] == "Yellow won"  # the live game, once over
     assert past_game_json(FLIPFOUR, stored_flipfour([]), 0, live=None)["state"] == "abandoned"
     assert (
         past_game_json(FLIPFOUR, stored_flipfour([], Status.PLAYING), 0, live=7)["state"]
