@@ -477,8 +477,12 @@ function showLayout() {
   document.getElementById("side-0").textContent = layout.sides[0];
   document.getElementById("side-1").textContent = layout.sides[1];
   document.getElementById("move-text").placeholder = `e.g. ${layout.notation}`;
+  // Turning over is offered only where something has two sides, as the legend's "turn" light is.
+  const turning = Object.values(layout.objects).some((object) => object.role === "reversible");
   document.getElementById("help").textContent = layout.simulated
-    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack); right-click turns a piece over. The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
+    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack)"
+      + (turning ? "; right-click turns a piece over." : ".")
+      + " The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
     : "This page mirrors the real board: play on the board. Cells whose sensors disagree with the game are outlined in red.";
   buildBoard();
   buildTray();
