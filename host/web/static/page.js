@@ -282,9 +282,13 @@ function drawCell(g, picture) {
   } else {
     for (const key of ["led", "blink", "blinking", "dim"]) delete g.dataset[key];
   }
+  // A dot where the piece goes onto the cell (empty, or a ring or tile nobody owns: it stands on that);
+  // a ring where it takes the place of a player's piece.
   const target = picture.targets.includes(name);
-  g.classList.toggle("target", target && !stack.length);
-  g.classList.toggle("target-occupied", target && stack.length > 0);
+  const top = stack.length ? parseThing(stack[stack.length - 1]) : null;
+  const onto = !top || top.colour === null;
+  g.classList.toggle("target", target && onto);
+  g.classList.toggle("target-occupied", target && !onto);
   g.classList.toggle("last-move", picture.last_move.includes(name));
   g.classList.toggle("decided", Boolean(picture.over && picture.over.cells.includes(name)));
   g.classList.toggle("changed", picture.changed.includes(name));
