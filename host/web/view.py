@@ -314,10 +314,10 @@ def ai_json(view: SessionView) -> dict[str, Any]:
 
 
 def unseen_words(view: SessionView, believed: Sequence[Thing]) -> str:
-    """What the game believes stands on a cell whose difference the sensors cannot see."""
+    """What the game believes stands on a cell whose difference the sensors cannot see, bottom first."""
     if not believed:
         return "the game believes this cell is empty (the sensors cannot see what is on it)"
-    names = " under ".join(view.game.table.named((t,), definite=False) for t in reversed(believed))
+    names = " under ".join(view.game.table.named((t,), definite=False) for t in believed)
     return f"the game believes this cell holds {names} (the sensors cannot see the difference)"
 
 

@@ -21,7 +21,7 @@ from host.session.session_view import SessionView
 from host.store.database import opened
 from host.store.games import Status, StoredGame, insert_game, stamp
 from host.web.past_games import PastGames
-from host.web.view import goal, layout, past_game_json, picture, replay_json
+from host.web.view import goal, layout, past_game_json, picture, replay_json, unseen_words
 
 FLIPFOUR = registry.make("flipfour")
 SPACETILES = registry.make("spacetiles")
@@ -127,6 +127,13 @@ def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
             page.close()
     assert set(shown["unseen"]) == {"c4"}
     assert "holds a blue ring" in shown["unseen"]["c4"]
+
+
+def test_a_stack_the_sensors_cannot_see_is_said_from_the_bottom_up() -> None:
+    """A knight stands on the rings it won (RULES.md): each object is said under the one on it."""
+    stack = (Thing("ring_silver"), Thing("ring_bigblue"), Thing("knight", 0))
+    said = unseen_words(view(KINGOFRINGS, KINGOFRINGS.start(), YourTurn("")), stack)
+    assert "holds a silver ring under a big blue ring under Light's knight" in said
 
 
 # --- past games: the list and the replay --------------------------------------------------------------
