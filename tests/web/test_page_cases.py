@@ -271,3 +271,4 @@ def test_a_typed_piece_is_taken_and_the_past_games_follow_the_live_game_to_its_e
     page.wait_for_selector("body[data-connection='closed']", timeout=WAIT_MS)
     # Nothing can be asked of a board out of reach: the list's buttons are off until it is back.
     assert page.is_disabled(entry) and page.is_disabled("#past-refresh") and enabled(page) == set()
+    assert serious_violations(page) == []  # the greyed page is still readable
