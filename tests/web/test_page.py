@@ -421,6 +421,15 @@ def test_game_over_names_the_winner_the_reason_and_the_deciding_cells(
         reason, cells = game.table.explain(game, end)
         assert reason in status(page) + page.inner_text("#over") and marked(page, ".decided") == cells
         assert page.locator("#moves .ply").count() == len(texts)
+        # However tall a stack (a knight's rings), its top object is drawn within its own cell.
+        astray = page.locator("#board .cell").evaluate_all(
+            """els => els.filter(e => e.querySelector('.pieces .thing')).filter(e => {
+                 const cell = e.querySelector('.hit').getBoundingClientRect();
+                 const top = [...e.querySelectorAll('.pieces .thing')].pop().getBoundingClientRect();
+                 return top.top < cell.top - 1 || top.bottom > cell.bottom + 1;
+               }).map(e => e.dataset.cell)"""
+        )
+        assert astray == []
         assert {"confirm", "hint"}.isdisjoint(enabled(page))
         if game_id == "flipfour":  # the reason's panel, once (axe takes seconds on a 100-cell board)
             assert serious_violations(page) == []

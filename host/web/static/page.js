@@ -9,6 +9,8 @@ const SVG = "http://www.w3.org/2000/svg";
 // How each object looks and is called comes with the layout, from the game's own description.
 const HEX_RADIUS = 1 / Math.sqrt(3);
 const DRAG_PX = 6;
+const LEVEL_RISE = 0.05;
+const STACK_RISE = 0.15;
 const RETRY_MS = [500, 1000, 2000, 4000];
 
 let layout = null;
@@ -84,8 +86,11 @@ function drawThing(text, parent, lift) {
   return g;
 }
 
+// Each object of a stack a little above the one under it, the whole stack within its cell (a knight may
+// win a dozen rings).
 function drawStack(stack, parent) {
-  stack.forEach((text, level) => drawThing(text, parent, level * 0.05));
+  const rise = stack.length > 1 ? Math.min(LEVEL_RISE, STACK_RISE / (stack.length - 1)) : 0;
+  stack.forEach((text, level) => drawThing(text, parent, level * rise));
 }
 
 function icon(text) {
