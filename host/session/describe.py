@@ -143,8 +143,8 @@ def _progress(
     if verdict.lifted:
         origins = tuple(names[c] for c in verdict.lifted)
         targets = frozenset(names[t] for ts in verdict.lifted.values() for t in ts)
-        # The origin is not lit: the piece is in the hand already (putting it back there is no move).
-        scene: Scene = {cell: Light(Meaning.PUT) for cell in targets}
+        # The origin is lit only when no legal move takes the piece: then putting it back is what is asked.
+        scene: Scene = {cell: Light(Meaning.PUT) for cell in targets or origins}
         reading = state.reading
         assert reading is not None
         tracker = ctx.tracker(state)
