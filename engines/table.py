@@ -133,6 +133,12 @@ class Table:
     notation: ClassVar[str]  # examples of the move notation, for a move box
     turn: ClassVar[str]  # what a turn is, to the player to move; {opponent} is the other side's name
     score_unit: ClassVar[Noun | None] = None  # what the score counts, for games that count
+    # Why a game ends, by name: the templates ``ending`` fills in ({score} is ``score_words``).  The
+    # phrasebook (host/session/phrasebook.py) searches games until it has seen each.
+    endings: ClassVar[Mapping[str, str]] = {"the score": "{score}."}
+    # What this game's board never says, and why: an intent kind's value (host/session/intent.py) or
+    # an ending's name.  The phrasebook lists it; its test fails if anything else is missing.
+    never: ClassVar[Mapping[str, str]] = {}
 
     # --- objects -------------------------------------------------------------------------------
     def kind(self, name: str) -> ObjectKind:
@@ -225,7 +231,15 @@ class Table:
     def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
         """``explain`` for a finished game: a game says here what ended it (the default: the score)."""
         score = game.score(pos)
-        return Ending(f"{self.score_words(score)}." if score is not None else "")
+        return self.because("the score", game, pos) if score is not None else Ending("")
+
+    def because(
+        self, name: str, game: Game[Any, Any], pos: Any, cells: Iterable[str] = (), **words: str
+    ) -> Ending:
+        """The ending called ``name`` (``endings``), its template filled with ``words`` and the score."""
+        score = game.score(pos)
+        said = self.score_words(score) if score is not None else ""
+        return Ending(self.endings[name].format(score=said, **words), frozenset(cells))
 
     # --- the board ---------------------------------------------------------------------------------
     def cell_colour(self, game: Game[Any, Any], index: int) -> str | None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
 from engines.game import Game
 from engines.physical import Thing
@@ -25,6 +26,15 @@ class FlipFourTable(Table):
     drawing = Drawing("point")
     notation = "c3, b2,d4 or c3-c5"
     turn = "place one or two pieces, or jump a piece over a line"
+    endings: ClassVar[Mapping[str, str]] = {
+        "the mover's over-line": "{side} shows {line} (an over-line) after its own turn, and loses.",
+        "the opponent's over-line": "{side} shows {line} (an over-line) after {mover}'s turn, and loses.",
+        "a line of exactly 4": "{side} shows a line of exactly 4 at the start of its turn, and wins.",
+        "no legal move": "{side} has no legal move, and loses.",
+    }
+    never: ClassVar[Mapping[str, str]] = {
+        "choose": "every move fills or empties its own set of points, which even reed switches feel",
+    }
 
     def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
         """One piece on the first turn and with one piece left; only jumps with none (RULES.md)."""
@@ -56,16 +66,16 @@ class FlipFourTable(Table):
                 return f"{len(fours)} lines of 4", fours
             return None
 
-        for side, when in ((mover, "after its own turn"), (to_move, f"after {self.side(mover)}'s turn")):
+        for side, name in ((mover, "the mover's over-line"), (to_move, "the opponent's over-line")):
             over = overline(side)
             if over is not None:
                 words, lines = over
                 cells = frozenset(c for r in lines for c in r)
-                return Ending(f"{self.side(side)} shows {words} (an over-line) {when}, and loses.", cells)
+                return self.because(
+                    name, game, pos, cells, side=self.side(side), line=words, mover=self.side(mover)
+                )
         fours = [r for r in runs(game, showing(to_move), 4) if len(r) == 4]
         name = self.side(to_move)
         if fours:
-            return Ending(
-                f"{name} shows a line of exactly 4 at the start of its turn, and wins.", frozenset(fours[0])
-            )
-        return Ending(f"{name} has no legal move, and loses.", frozenset(showing(to_move)))
+            return self.because("a line of exactly 4", game, pos, fours[0], side=name)
+        return self.because("no legal move", game, pos, showing(to_move), side=name)
