@@ -128,6 +128,9 @@ class Table:
     possessive: ClassVar[bool] = False
     objects: ClassVar[tuple[ObjectKind, ...]]
     riders: ClassVar[Noun | None] = None  # what the riding objects are called together ('rings')
+    # Kinds the other objects stand on, put down first in a turn (a Space Tiles tile): the words give a
+    # turn's steps in the order its rules make it.
+    ground: ClassVar[frozenset[str]] = frozenset()
     cell: ClassVar[Noun]  # 'square', 'cell', 'point'
     drawing: ClassVar[Drawing]
     notation: ClassVar[str]  # examples of the move notation, for a move box
@@ -193,18 +196,17 @@ class Table:
             return "the piece" if definite else "a piece"
         carriers = [t for t in things if not self.kind(t.kind).rides] or list(things)
         riders = [t for t in things if t not in carriers]
-        first = carriers[-1]
-        if definite:
-            head = self.name(first) if self.article(first) == "" else f"the {self.name(first)}"
-        else:
-            article = self.article(first)
-            head = f"{article} {self.name(first)}" if article else self.name(first)
-        others = carriers[:-1]
-        if others:
-            head += " and " + " and ".join(self.name(t) for t in others)
+        head = " and ".join(self.one(t, definite) for t in reversed(carriers))
         if riders:
             head += " with " + self.riders_words(riders)
         return head
+
+    def one(self, thing: Thing, definite: bool) -> str:
+        """One object with its article: 'the Black queen', 'an Orange piece', "Light's knight", 'a tile'."""
+        article = self.article(thing)
+        if not article:
+            return self.name(thing)
+        return f"{'the' if definite else article} {self.name(thing)}"
 
     def riders_words(self, riders: Sequence[Thing]) -> str:
         """'its ring', 'its 3 rings' (or the objects' own names where the game gives no collective)."""

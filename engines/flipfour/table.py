@@ -25,11 +25,11 @@ class FlipFourTable(Table):
     cell = Noun("point", "points")
     drawing = Drawing("point")
     notation = "c3, b2,d4 or c3-c5"
-    turn = "place one or two pieces, or jump a piece over a line"
+    turn = "place one or two pieces, or jump one of yours over a row of pieces"
     endings: ClassVar[Mapping[str, str]] = {
-        "the mover's over-line": "{side} shows {line} (an over-line) after its own turn, and loses.",
+        "the mover's over-line": "{side} shows {line} (an over-line) after {side}'s own turn, and loses.",
         "the opponent's over-line": "{side} shows {line} (an over-line) after {mover}'s turn, and loses.",
-        "a line of exactly 4": "{side} shows a line of exactly 4 at the start of its turn, and wins.",
+        "a line of exactly 4": "{side} shows a line of exactly 4 at the start of {side}'s turn, and wins.",
         "no legal move": "{side} has no legal move, and loses.",
     }
     never: ClassVar[Mapping[str, str]] = {
@@ -42,9 +42,9 @@ class FlipFourTable(Table):
         if game.start() == pos:
             return "place one piece (the first turn places exactly one)"
         if in_hand == 0:
-            return "jump a piece over a line (you have no piece left to place)"
+            return "jump one of your pieces over a row of pieces (you have none left to place)"
         if in_hand == 1:
-            return "place your last piece, or jump a piece over a line"
+            return "place your last piece, or jump one of yours over a row of pieces"
         return super().turn_words(game, pos)
 
     def ending(self, game: Game[Any, Any], pos: Any) -> Ending:

@@ -33,16 +33,21 @@ class SpaceTilesTable(Table):
     sides = ("Orange", "Violet")
     side_colours = ("#f08a24", "#7b4bc4")
     objects = (TILE, PIECE)
+    ground = frozenset({TILE.kind})
     cell = Noun("cell", "cells")
     drawing = Drawing("hex")
     notation = "c2:e3-e4 or g3:d3,f2"
-    turn = "place a tile, then move or place your pieces"
+    # RULES.md: the tile's neighbouring tiles (n) decide the rest of the turn.
+    turn = (
+        "place a tile, then move one of your pieces one step if the tile touches one tile, or else place "
+        "one piece fewer than the tiles it touches"
+    )
     endings: ClassVar[Mapping[str, str]] = {
         "a run of 6 or more": "{mover} made a run of {length} pieces in a row, and loses.",
-        "a run of 4 of one's own": "{mover} made a run of {length} of its own pieces, and wins.",
+        "a run of 4 of one's own": "{mover} made a run of {length} {mover} pieces, and wins.",
         "a run of exactly 5": "{mover} made a run of exactly 5 pieces, and wins.",
         "the supply is empty": "The tile supply is empty: {other} has no turn, and loses.",
-        "no legal turn": "{other} has no legal turn: no tile it can place lets it finish the turn, "
+        "no legal turn": "{other} has no legal turn (no tile placed anywhere lets {other} finish it), "
         "and loses.",
     }
     never: ClassVar[Mapping[str, str]] = {

@@ -349,7 +349,10 @@ class Scenarios:
         riding = self.table.kinds_riding
         names = self.names
         moved = {
-            names[s.source] for _, p in self.moves(pos).values() for s in p if s.do is Do.MOVE and s.source
+            names[s.source]
+            for _, p in self.moves(pos).values()
+            for s in p
+            if s.do is Do.MOVE and s.source is not None
         }
         out: dict[str, tuple[str, int]] = {}
         for cell, stack in self.game.cells(pos).items():
@@ -360,7 +363,7 @@ class Scenarios:
                 while count < len(stack) and stack[-1 - count].kind in riding:
                     count += 1
             carried = ("", " with its rider", " with its riders")[min(count - 1, 2)]
-            can = "a move takes it" if cell in moved else "no move takes it"
+            can = "a move carries it" if cell in moved else "no move carries it"
             out.setdefault(f"lift {self.whose(pos, stack[-1])}{carried}; {can}", (cell, count))
         return out
 
@@ -373,12 +376,12 @@ class Scenarios:
                 board.wait(SETTLE)  # no move explains it: said once the board has settled
             yield situation, session.intent
             session.close()
-        movable = [unit for situation, unit in units.items() if situation.endswith("a move takes it")]
+        movable = [unit for situation, unit in units.items() if situation.endswith("a move carries it")]
         if len(movable) >= 2:
             session, board = self.session(history, moves)
             for cell, count in movable[:2]:
                 board.lift(cell, count)
-            yield "lift two objects that a move takes", session.intent
+            yield "lift two objects that a move carries", session.intent
             session.close()
 
     # --- moves on the way ------------------------------------------------------------------------
@@ -542,7 +545,9 @@ class Scenarios:
     # --- the end ---------------------------------------------------------------------------------
     def endings(self) -> Said:
         """The end of the first random game to end each way, and with each winner."""
-        patterns = {name: pattern(template) for name, template in self.table.endings.items()}
+        # The most particular first: 'a run of exactly 5 pieces' before 'a run of {length} {mover} pieces'.
+        by_words = sorted(self.table.endings.items(), key=lambda item: -len(re.sub(r"\{\w+\}", "", item[1])))
+        patterns = {name: pattern(template) for name, template in by_words}
         seen: set[tuple[str, int | None]] = set()
         for number in range(GAMES):
             if {name for name, _ in seen} >= set(patterns) and number >= PROBED:
