@@ -44,6 +44,7 @@ GAMES = 200  # seeded random games searched, at most, for each way a game ends
 PROBED = 2  # the random games whose positions the scenarios start from
 SETTLE = 400  # ms: longer than the session's settle time
 SAMPLE = 120  # legal moves looked at in one position, at most (a seeded sample)
+SCANNED = 20  # positions of a random game looked at, at most, for a shape of move not met yet
 LOOKED_AT = 12  # moves a long random game tries, at most, for one that does not end the game
 DIRECTORY = Path("docs") / "words"
 COMMAND = "magboard words --write"
@@ -274,12 +275,18 @@ class Scenarios:
         return session, HandBoard(session, self.model)
 
     def positions(self) -> Iterator[tuple[list[Any], list[str]]]:
-        """The first plies and a few later positions of the first random games (none finished)."""
+        """The first plies and a few later positions of the first random game (none finished), and of the
+        first random games the first where a shape of move can be made that no position before could (a
+        drop, a capture)."""
+        shapes: set[str] = set()
         for number in range(PROBED):
             line = self.games[number]
             last = len(line) - 2
-            for ply in sorted({0, 1, 2, last // 3, 2 * last // 3, last}):
-                yield self.upto(line, ply)
+            chosen = {0, 1, 2, last // 3, 2 * last // 3, last} if number == 0 else set()
+            for ply in sorted(chosen.union(range(0, last + 1, max(1, last // SCANNED)))):
+                if ply in chosen or not set(self.shapes(line[ply][0])) <= shapes:
+                    shapes |= set(self.shapes(line[ply][0]))
+                    yield self.upto(line, ply)
 
     @staticmethod
     def upto(line: Line, ply: int) -> tuple[list[Any], list[str]]:
@@ -445,8 +452,10 @@ class Scenarios:
             board.wait(SETTLE)
             yield "own object moved where no move takes it", session.intent
             session.close()
-        for thing in self.table.things():
-            for count in range(1, min(len(wrong), 2) + 1):
+        side = self.game.to_move(pos)
+        things = [Thing(k.kind, None if k.role is Role.NEUTRAL else side) for k in self.table.objects]
+        for thing, count in [(t, 1) for t in things] + [(things[0], 2)]:
+            if len(wrong) >= count:
                 session, board = self.session(history, moves)
                 for cell in wrong[:count]:
                     board.place(cell, thing)
@@ -454,14 +463,13 @@ class Scenarios:
                 what = f"{('one', 'two')[count - 1]} {self.whose(pos, thing, count > 1)}"
                 yield f"{what} put where no move puts one", session.intent
                 session.close()
-        flipped = next(
-            (f for steps in plans if (f := wrong_side(self.table.kinds(Role.REVERSIBLE), steps))), None
-        )
+        reversible = self.table.kinds(Role.REVERSIBLE)
+        flipped = next(((s, f) for s in plans if (f := wrong_side(reversible, s)) is not None), None)
         if flipped is not None:
             session, board = self.session(history, moves)
-            board.carry_out(flipped)
+            board.carry_out(flipped[1])
             board.wait(SETTLE)
-            yield f"{self.steps_said(pos, flipped)}, the wrong side up", session.intent
+            yield f"{self.steps_said(pos, flipped[0])}, the wrong side up", session.intent
             session.close()
 
     # --- the AI ----------------------------------------------------------------------------------
