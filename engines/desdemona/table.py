@@ -39,9 +39,13 @@ class DesdemonaTable(Table):
     }
 
     def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
-        """Black's very first turn is the queen move alone (RULES.md)."""
+        """Black's very first turn is the queen move alone (RULES.md); a capture is offered only where
+        there is an opponent's stone to capture (none on White's first turn)."""
         if game.start() == pos:
             return "move a queen (the first turn is the queen move alone, with no shot)"
+        opponent = 1 - game.to_move(pos)
+        if not owned_cells(game.cells(pos), STONE.kind, opponent):
+            return f"move a queen, then shoot a {self.side(opponent)} stone"
         return super().turn_words(game, pos)
 
     def ending(self, game: Game[Any, Any], pos: Any) -> Ending:

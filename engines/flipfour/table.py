@@ -37,15 +37,16 @@ class FlipFourTable(Table):
     }
 
     def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
-        """One piece on the first turn and with one piece left; only jumps with none (RULES.md)."""
+        """One piece on the first turn and with one piece left; only jumps with none; no jump offered
+        where none is legal (Yellow's first turn: no Yellow piece is on the board yet) (RULES.md)."""
         in_hand = game.hands(pos)[game.to_move(pos)].get(PIECE.kind, 0)
         if game.start() == pos:
             return "place one piece (the first turn places exactly one)"
         if in_hand == 0:
             return "jump one of your pieces over a row of pieces (you have none left to place)"
-        if in_hand == 1:
-            return "place your last piece, or jump one of yours over a row of pieces"
-        return super().turn_words(game, pos)
+        place = "place your last piece" if in_hand == 1 else "place one or two pieces"
+        jumps = any("-" in game.format_move(pos, move) for move in game.legal_moves(pos))
+        return f"{place}, or jump one of yours over a row of pieces" if jumps else place
 
     def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
         """RULES.md section 4: the mover's over-line, then the opponent's, then a line of exactly 4."""

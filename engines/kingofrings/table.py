@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -57,6 +58,22 @@ class KingOfRingsTable(Table):
         "confirm": "no turn is the beginning of another (a drop never grows into a step: that knight came "
         "from the hand, not the board)",
     }
+
+    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+        """The ways a knight may move now (RULES.md): a step with no ring, a jump as far as its rings, a
+        drop from the hand; a pass only when none is possible."""
+        stacks = game.cells(pos)
+        ways = set()
+        for move in game.legal_moves(pos):
+            text = game.format_move(pos, move)
+            if text.startswith("*"):
+                ways.add("drop")
+            elif text != "pass":
+                ways.add("step" if len(stacks[re.split("[-x]", text)[0]]) == 1 else "jump")  # a holder jumps
+        said = [way for way in ("step", "jump", "drop") if way in ways]
+        if not said:
+            return "pass (no knight can step, jump or drop)"
+        return (", ".join(said[:-1]) + " or " if len(said) > 1 else "") + said[-1] + " a knight"
 
     def cell_colour(self, game: Game[Any, Any], index: int) -> str:
         """a1 is blue, or b1 with the ``blue_parity`` option (RULES.md)."""

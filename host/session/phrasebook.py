@@ -331,21 +331,23 @@ class Scenarios:
 
     # --- your turn -------------------------------------------------------------------------------
     def turns(self) -> Said:
-        """The start, the second player's first turn, later turns by what the player holds, and a hint."""
-        seen: set[str] = set()
+        """The start, the second player's first turn, later turns by what the player holds and by what the
+        turn's words offer (a capture, a drop), and a hint."""
+        seen: set[tuple[str, str]] = set()
+        mask = masker(self.game)
         for number in range(PROBED):
             line = self.games[number]
             for ply, (pos, _) in enumerate(line[:-1]):
                 held = sum(self.game.hands(pos)[self.game.to_move(pos)].values())
                 when = ("the start", "the second player's first turn")[ply] if ply < 2 else "a later turn"
                 situation = f"{when}, {('nothing', 'one object', 'more')[min(held, 2)]} in hand"
-                if situation in seen:
+                if (situation, mask(self.table.turn_words(self.game, pos))) in seen:
                     continue
-                seen.add(situation)
+                seen.add((situation, mask(self.table.turn_words(self.game, pos))))
                 session, board = self.session(*self.upto(line, ply))
                 yield situation, session.intent
-                if ply >= 2 and "hint" not in seen:
-                    seen.add("hint")
+                if ply >= 2 and ("hint", "") not in seen:
+                    seen.add(("hint", ""))
                     board.press("hint")
                     yield "a later turn, after Hint", session.intent
                 session.close()

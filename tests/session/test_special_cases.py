@@ -354,13 +354,30 @@ def test_a_space_tiles_turn_is_said_tile_first() -> None:
     )
 
 
-def test_each_turn_is_said_in_the_game_s_terms() -> None:
+def test_each_turn_is_said_in_the_game_s_terms_and_offers_only_what_can_be_done() -> None:
+    """RULES.md: Yellow has no piece to jump with on its first turn, nor White a stone to capture; a King of
+    Rings knight steps while it holds no ring, jumps once it holds one, and drops from the hand."""
     flipfour, board, _ = session_on("flipfour-reed")
     board.place("c3", Thing("piece", 0))
     board.wait(400)
+    assert flipfour.intent.sentence == "Yellow to move: place one or two pieces."
+    board.place("c4", Thing("piece", 1))
+    board.wait(400)
+    board.press("confirm")  # one piece: Yellow's turn could have placed two
+    assert "c3-c5" in flipfour.game.legal_texts(flipfour.position)
     assert flipfour.intent.sentence == (
-        "Yellow to move: place one or two pieces, or jump one of yours over a row of pieces."
+        "Red to move: place one or two pieces, or jump one of yours over a row of pieces."
     )
+    desdemona, board, _ = session_on("desdemona-reed")
+    board.move("a4", "a6")
+    board.wait(400)
+    assert desdemona.intent.sentence == "White to move: move a queen, then shoot a Black stone."
+    kingofrings, board, _ = session_on("kingofrings-reed")
+    assert kingofrings.intent.sentence == "Light to move: step a knight."
+    for ply in range(1, len(CAPTURE) + 1):
+        board.show(kingofrings.game.play_texts(CAPTURE[:ply]))
+        board.wait(400)
+    assert kingofrings.intent.sentence == "Light to move: step or jump a knight."  # b3 holds a ring
     spacetiles, _, _ = session_on("spacetiles-reed")
     assert spacetiles.intent.sentence == (
         "Orange to move: place a tile, then move one of your pieces one step if the tile touches one tile, "
