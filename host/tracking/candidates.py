@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 from engines.game import Game
 from engines.physical import Thing
-from host.tracking.plan import Step, plan
+from host.tracking.plan import Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)  # one cell's reading
 Stack = tuple[Thing, ...]
@@ -47,7 +47,18 @@ class Candidate(Generic[R]):
     the objects is worked out when first asked for.
     """
 
-    __slots__ = ("_changed", "_must_touch", "_reading", "_steps", "after", "back", "moves", "route", "source")
+    __slots__ = (
+        "_changed",
+        "_must_touch",
+        "_puts",
+        "_reading",
+        "_steps",
+        "after",
+        "back",
+        "moves",
+        "route",
+        "source",
+    )
 
     def __init__(
         self,
@@ -65,6 +76,7 @@ class Candidate(Generic[R]):
         self._changed: frozenset[int] | None = None
         self._reading: dict[int, R] | None = None
         self._must_touch: frozenset[int] | None = None
+        self._puts: tuple[int, ...] | None = None
         self._steps: tuple[Step[int], ...] | None = None
 
     def __repr__(self) -> str:
@@ -89,6 +101,15 @@ class Candidate(Generic[R]):
             committed, empty = self.source.reading, self.source.empty
             self._must_touch = frozenset(i for i, r in self.reading.items() if r == committed[i] != empty)
         return self._must_touch
+
+    @property
+    def puts(self) -> tuple[int, ...]:
+        """The cells this candidate puts an object on that was not there (a turned-over top is no put)."""
+        if self._puts is None:
+            puts = self.source.puts
+            before = self.source.stacks
+            self._puts = tuple(i for i, stack in self.after.items() if puts(before[i], stack))
+        return self._puts
 
     @property
     def label(self) -> str:
@@ -287,6 +308,20 @@ class Expectations(Generic[R]):
         value = self.reading_of(stack)
         self._known[id(stack)] = (stack, value)
         return value
+
+    def turned(self, old: Stack, new: Stack) -> bool:
+        """Whether ``new`` is ``old`` with its top object turned over (a reversible stone or piece)."""
+        return (
+            len(old) == len(new) > 0
+            and old[:-1] == new[:-1]
+            and old[-1].kind == new[-1].kind
+            and old[-1].colour != new[-1].colour
+            and old[-1].kind in self.reversible
+        )
+
+    def puts(self, old: Stack, new: Stack) -> bool:
+        """Whether ``new`` holds an object ``old`` lacks, other than its top object turned over."""
+        return bool(minus(new, old)) and not self.turned(old, new)
 
     def plan(self, after: Mapping[int, Stack]) -> tuple[Step[int], ...]:
         """The object steps from the committed position to ``after`` (changed cells only)."""

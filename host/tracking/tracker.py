@@ -29,7 +29,7 @@ from typing import Generic, TypeVar
 from engines.physical import Thing
 from host.tracking.candidates import Candidate, Expectations, Route
 from host.tracking.evidence import Evidence
-from host.tracking.plan import Do, Step, plan
+from host.tracking.plan import Do, Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)
 MANY = 8  # more moves than this on the way: their common steps are not worth working out
@@ -167,30 +167,26 @@ class Tracker(Generic[R]):
         now: int,
     ) -> Verdict[R]:
         expect = self.expect
+        reading_of, committed = expect.reading_of_stack, expect.reading
         lifted: dict[int, frozenset[int]] = {}
         for cell in differing:
-            held = self._lifted_from(cell, reading[cell])
-            if not held:
+            if not self._lifted_from(cell, reading[cell]):
                 continue
-            top = held[-1]
-            landings = [(c, j) for c in consistent if cell in c.after for j in self._landings(c, cell, top)]
-            reading_of, committed = expect.reading_of_stack, expect.reading
+            landings = self._landings(cell, consistent)
             # Put down already where a legal move takes it, as far as the sensors can see (a knight on a
             # knight reads the same before and after: it is still in the hand until that changes).
-            if any(reading[j] == reading_of(c.after[j]) != committed[j] for c, j in landings):
+            if any(
+                reading[j] == reading_of(c.after[j]) != committed[j]
+                for j in differing
+                for c in landings.get(j, ())
+            ):
                 continue
-            lifted[cell] = frozenset(j for _, j in landings)
-        done = set(differing)
+            if landings:  # else no legal move carries it: it is taken off (captured) or turned over
+                lifted[cell] = frozenset(landings)
         following: frozenset[int] = frozenset()
         if not lifted:  # where a piece may go next, when none is in a hand
             following = frozenset(
-                j
-                for c in consistent
-                for j, r in c.reading.items()
-                if j not in done
-                and r != expect.reading[j]
-                and r != expect.empty
-                and not self._is_turn(expect.stacks[j], c.after[j])
+                j for c in consistent for j in c.puts if not self._shown(c, j, reading, evidence, now)
             )
         todo: tuple[Step[int], ...] = ()
         if len(consistent) == 1:
@@ -201,29 +197,26 @@ class Tracker(Generic[R]):
             todo = tuple(step for step in lefts[0] if all(step in left for left in lefts[1:]))
         return Verdict(Seen.PROGRESS, choices=tuple(consistent), lifted=lifted, next=following, todo=todo)
 
-    def _landings(self, c: Candidate[R], origin: int, top: Thing) -> list[int]:
-        """Where candidate ``c`` puts ``top``, lifted from ``origin``: not where it turns a piece over, and
-        nowhere if it only turns the piece on ``origin`` (a jump over it lands another piece like it)."""
-        before = self.expect.stacks
-        if self._is_turn(before[origin], c.after[origin]):
-            return []
-        out = []
-        for j, stack in c.after.items():
-            if j == origin or top not in stack or top in before[j]:
+    def _landings(self, origin: int, consistent: list[Candidate[R]]) -> Mapping[int, Sequence[Candidate[R]]]:
+        """Where the consistent candidates put the top object lifted from ``origin``: not where they turn a
+        piece over, and nowhere if they only turn the piece on ``origin`` (a jump over it lands another
+        piece like it)."""
+        expect = self.expect
+        before, turned = expect.stacks, expect.turned
+        top = before[origin][-1]
+        out: dict[int, list[Candidate[R]]] = {}
+        for c in consistent:
+            after = c.after.get(origin)
+            if after is None or turned(before[origin], after):
                 continue
-            if not self._is_turn(before[j], stack):
-                out.append(j)
+            for j, stack in c.after.items():
+                if j != origin and top in stack and top not in before[j] and not turned(before[j], stack):
+                    out.setdefault(j, []).append(c)
         return out
 
-    def _is_turn(self, old: tuple[Thing, ...], new: tuple[Thing, ...]) -> bool:
-        """Whether ``new`` is ``old`` with its top object turned over."""
-        return (
-            len(old) == len(new) > 0
-            and old[:-1] == new[:-1]
-            and old[-1].kind == new[-1].kind
-            and old[-1].colour != new[-1].colour
-            and old[-1].kind in self.expect.reversible
-        )
+    def _shown(self, c: Candidate[R], cell: int, reading: Sequence[R], evidence: Evidence, now: int) -> bool:
+        """Whether ``cell`` shows what candidate ``c`` leaves there (see ``shown``)."""
+        return shown(reading, cell, c.reading[cell], self.expect.reading[cell], evidence, now)
 
     def remaining(
         self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
@@ -273,9 +266,7 @@ class Tracker(Generic[R]):
         reading_of = self.expect.reading_of
 
         def done(cell: int) -> bool:
-            return reading[cell] == wanted[cell] and (
-                wanted[cell] != start[cell] or evidence.touched(cell, now)
-            )
+            return shown(reading, cell, wanted[cell], start[cell], evidence, now)
 
         out: list[Step[int]] = []
         for step in steps:
@@ -294,7 +285,7 @@ class Tracker(Generic[R]):
             elif step.do is Do.REMOVE and step.source is not None:
                 # Taken off once the cell reads without it (a captured knight off its rings), even where the
                 # move ends with the cell reading as it did (the capturer lands there next).
-                rest = _without(objects[step.source], step.things)
+                rest = minus(objects[step.source], step.things)
                 if not (done(step.source) or reading[step.source] == reading_of(rest)):
                     out.append(step)
             elif not all(done(cell) for cell in step.cells):
@@ -449,10 +440,7 @@ class Tracker(Generic[R]):
         return flipped if self.expect.reading_of((*stack[:-1], flipped)) == value else None
 
 
-def _without(stack: tuple[Thing, ...], things: tuple[Thing, ...]) -> tuple[Thing, ...]:
-    """``stack`` less one of each of ``things``."""
-    rest = list(stack)
-    for thing in things:
-        if thing in rest:
-            rest.remove(thing)
-    return tuple(rest)
+def shown(reading: Sequence[R], cell: int, wanted: R, start: R, evidence: Evidence, now: int) -> bool:
+    """Whether ``cell`` is done: it reads as ``wanted`` and, where that reading is no change from
+    ``start``, a hand touched it (the sensors cannot tell it was changed otherwise)."""
+    return reading[cell] == wanted and (wanted != start or evidence.touched(cell, now))

@@ -695,6 +695,39 @@ def test_a_cell_to_be_emptied_is_not_lit_as_a_put_on_reed() -> None:
     assert not put & {c for c, stack in board.stacks.items() if stack}, (session.intent.sentence, put)
 
 
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_stone_lifted_to_be_turned_in_a_capture_is_no_piece_to_put_elsewhere(sensor: str) -> None:
+    """d7-c6xc8 turns the stone on c7 (RULES.md: the stones between are turned).  Lifted to be turned, that
+    stone goes nowhere else: the board does not ask to put it back, it asks for what is left of the
+    capture, the turn among it."""
+    texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    board.allowed = cells_of(session.game, session.position, "d7-c6xc8")
+    board.move("d7", "c6")
+    board.place("c8", Thing("stone", 0))
+    board.lift("c7")
+    intent = session.intent
+    assert intent.kind is Kind.TURN_UNDER_WAY, intent.sentence
+    assert "put it back" not in intent.sentence and "c7" in intent.sentence
+    board.place("c7", Thing("stone", 0))
+    board.wait(300)
+    answer_choice(session, board, "d7-c6xc8")  # d7-c8xc6 reads the same: the queen and stone alike
+    assert session.moves == [*texts, "d7-c6xc8"]
+
+
+def test_a_space_tiles_cell_a_piece_may_leave_is_not_lit_as_a_put_on_hall() -> None:
+    """Hall sees a tile: a Yellow piece put on f2 may be the step f3-f2 (n = 1), which leaves f3's tile
+    there.  f3 reads changed after that step, but nothing is put there: it must not light green."""
+    texts = ["c4:f4", "e1:f3", "g2:d2", "e5:e2", "c5:e3"]
+    session, board = session_at("spacetiles-hall", texts)
+    board.place("f2", Thing("piece", 1))
+    board.wait(300)
+    assert session.intent.kind is Kind.TURN_UNDER_WAY, session.intent.sentence
+    put = {c for c, light in session.scene.items() if light.meaning.value == "put"}
+    holding = {c for c, stack in board.stacks.items() if stack and stack[-1].kind == "piece"}
+    assert put and not put & holding, sorted(put & holding)
+
+
 # --- the AI's move carried out in another order -------------------------------------------------------
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 def test_the_ai_s_desdemona_move_with_the_stone_put_first(sensor: str) -> None:
