@@ -378,7 +378,8 @@ def _commit(ctx: Context, state: State, candidate: Candidate[Hashable], effects:
         effects.append(TookBack(candidate.back) if candidate.route is Route.TAKE_BACK else NewGame())
     pos = history[-1]
     for move in candidate.moves:
-        if move not in game.legal_moves(pos):  # cannot happen: candidates are legal moves of this position
+        legal = expect.legal if pos is expect.position else game.legal_moves(pos)
+        if move not in legal:  # cannot happen: candidates are legal moves of this position
             raise AssertionError(f"not legal here: {game.format_move(pos, move)}")
         text = game.format_move(pos, move)
         pos = game.play(pos, move)
@@ -431,7 +432,7 @@ def _forced(ctx: Context, state: State) -> Candidate[Hashable] | None:
     game, pos = ctx.game, state.log.position
     if game.is_over(pos) or state.away is not None:
         return None
-    moves = [state.pending] if state.pending is not None else game.legal_moves(pos)
+    moves = [state.pending] if state.pending is not None else ctx.expect(state).legal
     if len(moves) != 1 or game.changed_cells(pos, moves[0]):
         return None
     return ctx.expect(state).candidate_for((moves[0],))

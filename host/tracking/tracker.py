@@ -27,7 +27,7 @@ from enum import Enum
 from typing import Generic, TypeVar
 
 from engines.physical import Thing
-from host.tracking.candidates import Candidate, Expectations, Route
+from host.tracking.candidates import Candidate, Expectations, Lines, Route
 from host.tracking.evidence import Evidence
 from host.tracking.plan import Do, Step, minus, plan
 
@@ -136,10 +136,16 @@ class Tracker(Generic[R]):
         return step.do, step.source, step.target, self.expect.reading_of(step.things)
 
     # --- progress --------------------------------------------------------------------------
-    def _consistent(self, reading: Sequence[R], differing: list[int]) -> list[Candidate[R]]:
+    def _consistent(self, reading: Sequence[R], differing: list[int]) -> Sequence[Candidate[R]]:
         """Legal moves that every differing cell is on the way to: changed there, done or lifted."""
-        reading_of = self.expect.reading_of_stack
         lifted = {i: self._lifted_from(i, reading[i]) is not None for i in differing}
+        if len(differing) == 1:  # the commonest reading (a piece lifted, a first object put): sorted once
+            (cell,) = differing
+            moves = self.expect.cell_moves(cell)
+            return Lines(
+                self.expect, moves.every if lifted[cell] else moves.by_reading.get(reading[cell], ())
+            )
+        reading_of = self.expect.reading_of_stack
         out = []
         for c in self.expect.covering(differing):
             after = c.after
@@ -162,7 +168,7 @@ class Tracker(Generic[R]):
         self,
         reading: Sequence[R],
         differing: list[int],
-        consistent: list[Candidate[R]],
+        consistent: Sequence[Candidate[R]],
         evidence: Evidence,
         now: int,
     ) -> Verdict[R]:
@@ -172,7 +178,7 @@ class Tracker(Generic[R]):
         for cell in differing:
             if not self._lifted_from(cell, reading[cell]):
                 continue
-            landings = self._landings(cell, consistent)
+            landings = self._landings(cell, differing, consistent)
             # Put down already where a legal move takes it, as far as the sensors can see (a knight on a
             # knight reads the same before and after: it is still in the hand until that changes).
             if any(
@@ -195,21 +201,27 @@ class Tracker(Generic[R]):
             # Nothing to put anywhere: what every one of the moves still needs (a piece to take off).
             lefts = [self.remaining(c, reading, evidence, now) for c in consistent]
             todo = tuple(step for step in lefts[0] if all(step in left for left in lefts[1:]))
-        return Verdict(Seen.PROGRESS, choices=tuple(consistent), lifted=lifted, next=following, todo=todo)
+        choices = () if lifted else tuple(consistent)  # while a piece is in the hand, its targets say it
+        return Verdict(Seen.PROGRESS, choices=choices, lifted=lifted, next=following, todo=todo)
 
-    def _landings(self, origin: int, consistent: list[Candidate[R]]) -> Mapping[int, Sequence[Candidate[R]]]:
+    def _landings(
+        self, origin: int, differing: list[int], consistent: Sequence[Candidate[R]]
+    ) -> Mapping[int, Sequence[Candidate[R]]]:
         """Where the consistent candidates put the top object lifted from ``origin``: not where they turn a
         piece over, and nowhere if they only turn the piece on ``origin`` (a jump over it lands another
-        piece like it)."""
+        piece like it).  With ``origin`` the only cell off the committed reading, every candidate that
+        changes it is consistent, and the landing index sorted once for the cell answers."""
         expect = self.expect
+        if len(differing) == 1:
+            return {j: Lines(expect, ns) for j, ns in expect.cell_moves(origin).landings.items()}
         before, turned = expect.stacks, expect.turned
         top = before[origin][-1]
         out: dict[int, list[Candidate[R]]] = {}
         for c in consistent:
-            after = c.after.get(origin)
-            if after is None or turned(before[origin], after):
+            after = c.after
+            if turned(before[origin], after[origin]):
                 continue
-            for j, stack in c.after.items():
+            for j, stack in after.items():
                 if j != origin and top in stack and top not in before[j] and not turned(before[j], stack):
                     out.setdefault(j, []).append(c)
         return out
