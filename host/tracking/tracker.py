@@ -258,7 +258,10 @@ class Tracker(Generic[R]):
         target = {i: expect.stacks[i] for i in away}
         start = {i: expect.reading_of(stack) for i, stack in away.items()}
         steps = plan(away, target, expect.reversible, self.geometry.distance)
-        left = self._left(steps, committed, start, away, reading, evidence, now)
+        left = _emptied_first(self._left(steps, committed, start, away, reading, evidence, now))
+        # What the sensors never feel (a tile without a magnet) is asked for, but holds nothing up.
+        if all(committed[c] == start[c] == expect.empty for step in left for c in step.cells):
+            left = ()
         others = [i for i in expect.differing(reading) if i not in away]
         return left + self.guidance(reading, others) if others else left
 
@@ -274,7 +277,8 @@ class Tracker(Generic[R]):
     ) -> tuple[Step[int], ...]:
         """The steps (or what is left of each) not yet done: a cell is done when it reads as wanted and,
         where that reading is no change, a hand touched it.  ``objects`` are what stood on each cell at
-        the start, so a carried object counts as gone from its cell once the cell reads without it."""
+        the start, so a carried or removed object counts as gone from its cell once the cell reads
+        without it."""
         reading_of = self.expect.reading_of
 
         def done(cell: int) -> bool:
@@ -296,9 +300,10 @@ class Tracker(Generic[R]):
                     out.append(step)
             elif step.do is Do.REMOVE and step.source is not None:
                 # Taken off once the cell reads without it (a captured knight off its rings), even where the
-                # move ends with the cell reading as it did (the capturer lands there next).
-                rest = minus(objects[step.source], step.things)
-                if not (done(step.source) or reading[step.source] == reading_of(rest)):
+                # move ends with the cell reading as it did (the capturer lands there next), if the sensors
+                # can tell it apart at all (a tile taken off a reed board reads as before).
+                rest = reading_of(minus(objects[step.source], step.things))
+                if not (done(step.source) or reading[step.source] == rest != start[step.source]):
                     out.append(step)
             elif not all(done(cell) for cell in step.cells):
                 out.append(step)
@@ -456,3 +461,12 @@ def shown(reading: Sequence[R], cell: int, wanted: R, start: R, evidence: Eviden
     """Whether ``cell`` is done: it reads as ``wanted`` and, where that reading is no change from
     ``start``, a hand touched it (the sensors cannot tell it was changed otherwise)."""
     return reading[cell] == wanted and (wanted != start or evidence.touched(cell, now))
+
+
+def _emptied_first(steps: tuple[Step[int], ...]) -> tuple[Step[int], ...]:
+    """The steps but those that put something on a cell that still holds objects to leave it: those
+    come once it is emptied, so no green light asks for a cell that is not free yet.  All of them if that
+    leaves none (objects that must trade places)."""
+    emptying = {s.source for s in steps if s.do in (Do.MOVE, Do.REMOVE)}
+    ready = tuple(s for s in steps if not (s.do in (Do.MOVE, Do.PUT) and s.target in emptying))
+    return ready or steps

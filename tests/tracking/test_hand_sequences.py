@@ -530,6 +530,54 @@ def test_a_take_back_by_hand_restores_the_previous_position(
     assert session.moves == texts[:-1]
 
 
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_take_back_asks_to_empty_a_square_before_the_queen_goes_back_there(sensor: str) -> None:
+    """Black's g1-g5/g1 shot on the square the queen left.  Taken back, the stone on g1 must come off
+    before the queen can go back: no green light on a square that still holds an object."""
+    texts = ["a4-a6", "a7-a9/b8", "g1-g5/g1"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    board.allowed = {"g1", "g5"}
+
+    def green_on_an_object() -> set[str]:
+        put = {c for c, light in session.scene.items() if light.meaning.value == "put"}
+        return {c for c in put if board.stacks[c]}
+
+    board.press("take_back")
+    assert session.intent.kind is Kind.RESTORE and session.moves == texts[:-1]
+    assert not green_on_an_object(), session.intent.sentence
+    assert session.scene["g1"].meaning.value == "remove" and "g1" in session.intent.sentence
+    board.lift("g1")
+    board.held.pop()  # the stone off
+    board.wait(300)
+    assert not green_on_an_object(), session.intent.sentence
+    assert {c: light.meaning.value for c, light in session.scene.items()} == {"g5": "lift", "g1": "put"}
+    board.move("g5", "g1")
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN and session.moves == texts[:-1]
+
+
+@pytest.mark.parametrize("order", ("piece_first", "tile_first"))
+def test_a_space_tiles_take_back_on_reed_ends_without_seeing_the_tile(order: str) -> None:
+    """Reed switches never feel a tile: taking back e1:d2 ends once the piece is off d2 (the words asked
+    for the tile too), and the next turn is taken as usual."""
+    session, board = session_at("spacetiles-reed", ["e1:d2"])
+    board.allowed = {"e1", "d2"}
+    board.press("take_back")
+    assert session.intent.kind is Kind.RESTORE and "e1" in session.intent.sentence
+    for cell in ("d2", "e1") if order == "piece_first" else ("e1", "d2"):
+        board.lift(cell)
+        board.held.pop()
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN, session.intent.sentence
+    same = sorted(t for t in session.game.legal_texts(session.position) if t.endswith(":d2"))
+    board.allowed = {t.split(":")[0] for t in same} | {"d2"}
+    board.place("e1", Thing("tile", None))
+    board.place("d2", Thing("piece", 0))
+    board.wait(300)
+    answer_choice(session, board, "e1:d2")
+    assert session.moves == ["e1:d2"]
+
+
 def test_a_desdemona_capture_taken_back_by_button_asks_for_the_stone_turned_back_on_reed() -> None:
     texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7", "d7-c6xc8"]
     session, board = session_at("desdemona-reed", texts)
