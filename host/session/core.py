@@ -198,7 +198,8 @@ class Context:
                 state.pending,
                 reversible=self.reversible,
             )
-            self._expect, self._tracker, self._verdict = current, Tracker(current), None
+            tracker = Tracker(current, self.settings.settle_ms)
+            self._expect, self._tracker, self._verdict = current, tracker, None
         return current
 
     def tracker(self, state: State) -> Tracker[Hashable]:

@@ -28,11 +28,19 @@ from typing import Generic, TypeVar
 
 from engines.physical import Thing
 from host.tracking.candidates import Candidate, Expectations, Lines, Route
-from host.tracking.evidence import Evidence
+from host.tracking.evidence import MIN_TOUCH_MS, SURE_TOUCH_MS, Evidence
 from host.tracking.plan import Do, Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)
 MANY = 8  # more moves than this on the way: their common steps are not worth working out
+
+
+class Proof(Enum):
+    """How sure the evidence is that hands made a candidate whose reading the board shows."""
+
+    NONE = "none"  # a change the sensors cannot see has no touch (or none in an order the move allows)
+    UNSURE = "unsure"  # only brief touches show it, or a cell the move leaves alone stood changed: ask
+    SURE = "sure"
 
 
 class Seen(Enum):
@@ -68,18 +76,22 @@ class Verdict(Generic[R]):
 class Tracker(Generic[R]):
     """Verdicts for readings against one set of expectations."""
 
-    def __init__(self, expectations: Expectations[R]) -> None:
+    def __init__(self, expectations: Expectations[R], settled_ms: int = 250) -> None:
         self.expect = expectations
         self.geometry = expectations.game.geometry
+        self.settled_ms = settled_ms  # how long a reading stands before the session acts on it
 
     def observe(self, reading: Sequence[R], evidence: Evidence, now: int) -> Verdict[R]:
         differing = self.expect.differing(reading)
         if not differing:
             return Verdict(Seen.IN_SYNC)
-        exact = self.expect.exact(reading, differing)
-        matches = [c for c in exact if self.proven(c, evidence, now)]
-        if matches:
-            return self._choose(matches, evidence, now)
+        exact = [(c, self.proof(c, evidence, now)) for c in self.expect.exact(reading, differing)]
+        sure = [c for c, proof in exact if proof is Proof.SURE]
+        if sure:
+            return self._choose(sure, evidence, now)
+        unsure = [c for c, proof in exact if proof is Proof.UNSURE]
+        if unsure:
+            return self._choose(unsure, evidence, now, sure=False)
         consistent = self._consistent(reading, differing)
         if consistent:
             return self._progress(reading, differing, consistent, evidence, now)
@@ -87,30 +99,48 @@ class Tracker(Generic[R]):
         return Verdict(Seen.MISMATCH, steps=turns or self.guidance(reading))
 
     # --- matches ---------------------------------------------------------------------------
-    def proven(self, c: Candidate[R], evidence: Evidence, now: int) -> bool:
-        """Whether every change the sensors cannot see was touched, in an order the move's steps allow."""
-        if not c.must_touch:
-            return True
-        landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE}
+    def proof(self, c: Candidate[R], evidence: Evidence, now: int) -> Proof:
+        """How sure the evidence is that hands made ``c``, whose reading the board shows.
+
+        Every change the sensors cannot see must have been touched, in an order
+        the move's steps allow (a capture's landing refilled after the capturer
+        was lifted); only touches longer than a knock can read make that sure.
+        A cell the move does not change that stood changed for a settled time,
+        and that held objects, is evidence against it: it reads as before, but
+        what is on it may not be (a queen put back where a stone stood).
+        """
+        sure = True
+        landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE} if c.must_touch else {}
         for cell in c.must_touch:
             source = landings.get(cell)
             if source is None:
-                if not evidence.touched(cell, now):
-                    return False
-                continue
-            lifted = evidence.left(source)
-            if lifted is None or not evidence.refilled_after(cell, lifted, now):
-                return False
-        return True
+                ms = evidence.longest(cell, now)
+            else:
+                lifted = evidence.left(source)
+                ms = 0 if lifted is None else evidence.longest(cell, now, ended_after=lifted)
+            if ms < MIN_TOUCH_MS:
+                return Proof.NONE
+            sure = sure and ms >= SURE_TOUCH_MS
+        committed, empty = self.expect.reading, self.expect.empty
+        if sure and any(
+            cell not in c.after and committed[cell] != empty and evidence.stood(cell, self.settled_ms)
+            for cell in evidence.touches
+        ):
+            sure = False
+        return Proof.SURE if sure else Proof.UNSURE
 
-    def _choose(self, matches: list[Candidate[R]], evidence: Evidence, now: int) -> Verdict[R]:
+    def _choose(
+        self, matches: list[Candidate[R]], evidence: Evidence, now: int, sure: bool = True
+    ) -> Verdict[R]:
+        """The match that explains most of the touched cells; a tie is asked about.  One that is not
+        ``sure``, or that a longer turn could grow into, waits for Confirm."""
         touched = evidence.cells(now)
         best = max(len(c.changed & touched) for c in matches)
         top = [c for c in matches if len(c.changed & touched) == best]
         if len(top) > 1:
             return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
         only = top[0]
-        return Verdict(Seen.CONFIRM if self.growable(only) else Seen.MATCH, match=only)
+        return Verdict(Seen.CONFIRM if not sure or self.growable(only) else Seen.MATCH, match=only)
 
     def growable(self, candidate: Candidate[R]) -> bool:
         """Whether a longer legal turn could still grow out of this one by more hand steps.
@@ -431,7 +461,7 @@ class Tracker(Generic[R]):
                     break
                 turns.append(Step(Do.TURN, cell, cell, (top,)))
             else:
-                if turns and self.proven(c, evidence, now):
+                if turns and self.proof(c, evidence, now) is not Proof.NONE:
                     near.setdefault(self._landed_at(c, evidence), []).append(tuple(turns))
         first = near[min(near)] if near else []
         return first[0] if len(first) == 1 else ()

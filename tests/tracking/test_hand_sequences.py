@@ -340,12 +340,19 @@ KNOCK_CASES = [
     for sensor in REED_AND_HALL
     for ms in (20, 40, 60)
     for when in ("before_lift", "while_held")
+] + [
+    # A knock of about 60 ms may read 70-80 ms: each end is reported up to a scan late (issue 25, item 14).
+    pytest.param("reed", ms, "while_held", id=f"while_held-{ms}-read-as-longer-reed")
+    for ms in (72, 78)
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("sensor", "knock_ms", "when"), KNOCK_CASES)
 def test_a_knocked_enemy_knight_is_no_capture(sensor: str, knock_ms: int, when: str) -> None:
-    """Light's b3 (one ring) may capture a4 or jump to b4; a4 is knocked while b3 is lifted and held."""
+    """Light's b3 (one ring) may capture a4 or jump to b4; a4 is knocked while b3 is lifted and held.  On
+    reed the capture (a knight onto a knight) reads as the knight in the hand: no knock may be taken for
+    it, even one that reads longer than it was (then it is at most offered for Confirm), and the knight
+    put on b4 next is the jump b3-b4, not a Dark drop after a capture."""
     texts = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]
     session, board = session_at(f"kingofrings-{sensor}", texts)
     game = session.game
@@ -498,6 +505,31 @@ def test_a_stone_of_the_wrong_colour_put_right_on_hall_is_the_move() -> None:
     board.turn("b8")
     board.wait(400)
     assert session.moves == ["a4-a6", "a7-a9/b8"]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_queen_put_back_where_a_stone_stood_during_a_repair_is_not_taken_as_a_move(sensor: str) -> None:
+    """Desdemona: White lifts its queen on d1 and, by mistake, its own stone on e2 (no move changes a
+    White stone on White's turn: a mistake, shown).  Repairing, the hand puts the queen down on e2 and the
+    stone on a1, then shoots a Black stone on a2: the board reads as d1-a1/a2 (a queen and a stone of one
+    colour read alike on both builds), but e2 stood changed for a settled time and that move does not
+    explain it.  It is not committed on its own: the player is asked to confirm it."""
+    texts = ["a4-d7", "a7-a6/d3", "d7-e6/e2"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    assert board.stacks["e2"] == [Thing("stone", 1)] and board.stacks["d1"] == [Thing("queen", 1)]
+    assert "d1-a1/a2" in session.game.legal_texts(session.position)
+    board.checking = False  # a hand repairing: its lights are the mistake's and the repair's
+    board.lift("d1")
+    board.lift("e2")
+    board.wait(400)
+    assert session.intent.kind is Kind.MISTAKE, session.intent.sentence
+    board.place("e2", Thing("queen", 1))
+    board.place("a1", Thing("stone", 1))
+    board.held.clear()
+    board.place("a2", Thing("stone", 0))
+    board.wait(400)
+    assert session.moves == texts, session.moves
+    assert session.intent.kind is Kind.CONFIRM, session.intent.sentence
 
 
 # --- take-backs ----------------------------------------------------------------------------------
