@@ -398,12 +398,23 @@ class Tracker(Generic[R]):
         extra: list[int] = []
         turns: list[Step[int]] = []
         swaps: list[int] = []
+        rest = []
         for cell in differing:
             held = self._missing(stacks[cell], reading[cell])
             if held:
                 missing[cell] = held
-            elif self._flipped(stacks[cell], reading[cell]) is not None:
+            else:
+                rest.append(cell)
+
+        def went_to(cell: int, things: tuple[Thing, ...]) -> bool:
+            """Whether ``cell`` reads as its own objects with ``things`` put on top."""
+            return reading[cell] == reading_of((*stacks[cell], *things))
+
+        for cell in rest:
+            if self._flipped(stacks[cell], reading[cell]) is not None:
                 turns.append(Step(Do.TURN, cell, cell, (stacks[cell][-1],)))
+            elif any(went_to(cell, things) for things in missing.values()):
+                extra.append(cell)  # what is missing elsewhere was put on its objects (a piece on a tile)
             elif stacks[cell] and expected[cell] != expect.empty:
                 swaps.append(cell)
             else:
@@ -415,7 +426,7 @@ class Tracker(Generic[R]):
         distance = self.geometry.distance
         for cell in sorted(missing, key=lambda m: min((distance(m, x) for x in extra), default=0)):
             things = missing[cell]
-            sources = [x for x in extra if reading[x] == reading_of(things)]
+            sources = [x for x in extra if went_to(x, things)]
             if sources:
                 source = min(sources, key=lambda x: distance(x, cell))
                 extra.remove(source)

@@ -507,6 +507,23 @@ def test_a_stone_of_the_wrong_colour_put_right_on_hall_is_the_move() -> None:
     assert session.moves == ["a4-a6", "a7-a9/b8"]
 
 
+def test_a_space_tiles_piece_moved_two_cells_is_guided_back_as_the_move_it_was_on_hall() -> None:
+    """Yellow's f3 may step one cell; moved two (to d3), the Hall board sees a piece on d3's tile and
+    f3's tile bare.  The way back is that piece carried back: lift it on d3, put it on f3."""
+    texts = ["c4:f4", "e1:f3", "g2:d2", "e5:e2", "c5:e3"]
+    session, board = session_at("spacetiles-hall", texts)
+    board.allowed = {"f3", "d3"} | expected_targets(session, "f3")  # lit while the piece is in the hand
+    board.move("f3", "d3")
+    board.wait(400)
+    intent = session.intent
+    assert intent.kind is Kind.MISTAKE, intent.sentence
+    assert {c: light.meaning.value for c, light in intent.scene.items()} == {"d3": "lift", "f3": "put"}
+    assert "d3" in intent.sentence and "f3" in intent.sentence
+    board.move("d3", "f3")
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN and session.moves == texts
+
+
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 def test_a_queen_put_back_where_a_stone_stood_during_a_repair_is_not_taken_as_a_move(sensor: str) -> None:
     """Desdemona: White lifts its queen on d1 and, by mistake, its own stone on e2 (no move changes a
