@@ -255,7 +255,9 @@ def _read(ctx: Context, state: State, event: Reading) -> State:
         return state
     expect = ctx.expect(state)
     differing = frozenset(expect.differing(event.values))
-    evidence = state.evidence.observe(event.t, state.differing, differing)
+    old = state.reading or event.values
+    changed = [i for i, (a, b) in enumerate(zip(old, event.values, strict=True)) if a != b]
+    evidence = state.evidence.observe(event.t, state.differing, differing, changed)
     state = replace(
         state,
         reading=event.values,

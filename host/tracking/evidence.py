@@ -41,22 +41,33 @@ class Touch:
 
 @dataclass(frozen=True)
 class Evidence:
-    """Touches per cell since the committed position last changed, as an immutable value."""
+    """Touches per cell since the committed position last changed, and when each cell's reading last
+    changed (also between two readings that both differ from the committed one), as an immutable value."""
 
     touches: Mapping[int, tuple[Touch, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    since: Mapping[int, int] = field(default_factory=lambda: MappingProxyType({}))
 
-    def observe(self, t_ms: int, before: Iterable[int], now: Iterable[int]) -> Evidence:
-        """The evidence after a reading at ``t_ms`` that differs at ``now`` (and differed at ``before``)."""
+    def observe(
+        self, t_ms: int, before: Iterable[int], now: Iterable[int], changed: Iterable[int] = ()
+    ) -> Evidence:
+        """The evidence after a reading at ``t_ms`` that differs at ``now`` (and differed at ``before``),
+        ``changed`` the cells whose reading it changed."""
         was, is_ = set(before), set(now)
-        if was == is_:
+        moved = (was ^ is_).union(changed)
+        if not moved:
             return self
-        touches = dict(self.touches)
-        for cell in is_ - was:
-            touches[cell] = (*touches.get(cell, ()), Touch(t_ms))
-        for cell in was - is_:
-            *earlier, last = touches[cell]
-            touches[cell] = (*earlier, Touch(last.start, t_ms))
-        return Evidence(MappingProxyType(touches))
+        touches = self.touches
+        if was != is_:
+            touches = dict(touches)
+            for cell in is_ - was:
+                touches[cell] = (*touches.get(cell, ()), Touch(t_ms))
+            for cell in was - is_:
+                *earlier, last = touches[cell]
+                touches[cell] = (*earlier, Touch(last.start, t_ms))
+            touches = MappingProxyType(touches)
+        since = dict(self.since)
+        since.update((cell, t_ms) for cell in moved)
+        return Evidence(touches, MappingProxyType(since))
 
     def touched(self, cell: int, now: int) -> bool:
         """Whether a hand worked on ``cell``: its reading left the committed one for a human while."""
@@ -82,6 +93,11 @@ class Evidence:
         """When ``cell`` last started to differ from the committed reading (a piece lifted from it)."""
         touches = self.touches.get(cell)
         return touches[-1].start if touches else None
+
+    def first_left(self, cell: int) -> int | None:
+        """When ``cell`` first began to differ from the committed reading: the earliest a piece left it."""
+        touches = self.touches.get(cell)
+        return touches[0].start if touches else None
 
     def cells(self, now: int) -> frozenset[int]:
         """Every cell with a human touch."""

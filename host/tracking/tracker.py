@@ -138,9 +138,25 @@ class Tracker(Generic[R]):
         best = max(len(c.changed & touched) for c in matches)
         top = [c for c in matches if len(c.changed & touched) == best]
         if len(top) > 1:
-            return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
+            # Moves that read alike may differ in when their pieces could land: a queen cannot have
+            # landed on a cell that read so since before it left (a stone shot first).  That only ever
+            # picks among moves the board shows, never rules out the last one.
+            timely = [c for c in top if not self._landed_before_it_left(c, evidence)]
+            if len(timely) != 1:
+                return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
+            top = timely
         only = top[0]
         return Verdict(Seen.CONFIRM if not sure or self.growable(only) else Seen.MATCH, match=only)
+
+    def _landed_before_it_left(self, c: Candidate[R], evidence: Evidence) -> bool:
+        """Whether a piece ``c`` carries reads on its landing since clearly before it first left its cell
+        (by more than a touch, so that two changes in one scan or a bouncing switch never count)."""
+        for step in c.steps:
+            if step.do is Do.MOVE and step.source is not None and step.target is not None:
+                left, arrived = evidence.first_left(step.source), evidence.since.get(step.target)
+                if left is not None and arrived is not None and arrived < left - MIN_TOUCH_MS:
+                    return True
+        return False
 
     def growable(self, candidate: Candidate[R]) -> bool:
         """Whether a longer legal turn could still grow out of this one by more hand steps.

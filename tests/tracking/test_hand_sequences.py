@@ -766,12 +766,6 @@ def test_a_desdemona_stone_shot_before_the_queen_moves(sensor: str) -> None:
     assert session.moves == ["a4-a6", "a7-a9/b8"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="evidence order is used only for cells that must be touched: a7-b8/a9 (queen onto b8) is offered "
-    "as a choice although b8 was filled 400 ms before the queen left a7 (a landing-order rule stalled "
-    "emulated games where a fast hand swapped objects within one scan, so it was taken out)",
-)
 def test_a_desdemona_stone_shot_first_on_reed_is_not_asked_about() -> None:
     """Stone on b8 at t=60, then the queen a7 -> a9: the queen cannot have landed on b8 before it left a7."""
     session, board = session_at("desdemona-reed", ["a4-a6"])

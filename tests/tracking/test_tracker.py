@@ -14,7 +14,7 @@ from engines.kingofrings.rules import KingOfRings
 from engines.physical import Thing
 from engines.table import Role
 from host.tracking.candidates import Expectations
-from host.tracking.evidence import Evidence
+from host.tracking.evidence import Evidence, Touch
 from host.tracking.plan import Do
 from host.tracking.tracker import Seen, Tracker
 
@@ -105,6 +105,42 @@ def test_a_lifted_queen_lights_only_its_reachable_squares_not_the_start_squares(
     # stone), and the diagonals b9-c10 and b7-c6-d5-e4-f3-g2-h1.
     assert targets == {"b8", "c8", "a9", "a10", "b9", "c10", "b7", "c6", "d5", "e4", "f3", "g2", "h1"}
     assert "a7" not in targets and "d10" not in targets  # start squares of White's queens: not moves
+
+
+def test_evidence_keeps_when_each_cell_last_changed_its_reading() -> None:
+    """A Hall cell may change from one reading to another that differs from the committed one too (a stone
+    put, then swapped for a queen of the other colour): it still differs, so its touch goes on, but the
+    time of its reading is the later one."""
+    evidence = Evidence().observe(100, (), [5], [5]).observe(400, [5], [5], [5])
+    assert evidence.touches[5] == (Touch(100),) and evidence.since[5] == 400
+    assert evidence.first_left(5) == 100
+    back = evidence.observe(500, [5], [], [5])
+    assert back.touches[5] == (Touch(100, 500),) and back.since[5] == 500
+
+
+def test_a_landing_read_so_since_before_the_piece_left_is_still_the_only_move() -> None:
+    """When pieces land only decides between moves the board shows alike: a6 reading a magnet since before
+    a4 was emptied (a fast hand, or a reading of the two in another order) never rules out a4-a6, the only
+    move that reads so - a board that can match nothing stalls."""
+    reading = reading_of(DESDEMONA, START, a4="empty", a6="magnet")
+    evidence = touches(DESDEMONA, ("a6", 60, None), ("a4", 600, None))
+    verdict = tracker(DESDEMONA, [START]).observe(reading, evidence, 1000)
+    assert verdict.seen is Seen.MATCH and verdict.match is not None and verdict.match.label == "a4-a6"
+
+
+def test_moves_that_read_alike_are_asked_about_unless_a_landing_came_clearly_first() -> None:
+    """Reed, White after a4-a6: a7 empty, a9 and b8 magnets reads as a7-a9/b8 and as a7-b8/a9 (a queen and
+    a stone alike).  A stone put on b8 well before the queen left a7 was no queen: a7-a9/b8.  Put 30 ms
+    before (two changes a scan apart, a switch that bounced), the order says nothing: the player is asked."""
+    pos = DESDEMONA.play_texts(["a4-a6"])
+    reading = reading_of(DESDEMONA, pos, a7="empty", a9="magnet", b8="magnet")
+    early = touches(DESDEMONA, ("b8", 60, None), ("a7", 500, None), ("a9", 580, None))
+    verdict = tracker(DESDEMONA, [START, pos]).observe(reading, early, 1000)
+    assert verdict.seen is Seen.MATCH and verdict.match is not None and verdict.match.label == "a7-a9/b8"
+    close = touches(DESDEMONA, ("b8", 470, None), ("a7", 500, None), ("a9", 580, None))
+    verdict = tracker(DESDEMONA, [START, pos]).observe(reading, close, 1000)
+    assert verdict.seen is Seen.AMBIGUOUS
+    assert {c.label for c in verdict.choices} == {"a7-a9/b8", "a7-b8/a9"}
 
 
 def test_a_wrong_queen_move_is_guided_back_by_the_object() -> None:
