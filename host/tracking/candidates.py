@@ -369,10 +369,9 @@ class Expectations(Generic[R]):
         found_already = [cell for cell in wanted if cell in lists]
         first = min(found_already, key=lambda c: len(lists[c])) if found_already else min(wanted)
         numbers = self.index(first)
-        rest = [cell for cell in wanted if cell != first]
-        if rest:
-            changed = self.changed
-            numbers = [n for n in numbers if all(cell in changed[n] for cell in rest)]
+        changed = self.changed
+        for cell in wanted - {first}:
+            numbers = [n for n in numbers if cell in changed[n]]
         if not found:
             return numbers
         found.extend(numbers)
@@ -402,40 +401,29 @@ class Expectations(Generic[R]):
             known = self._cells[cell] = self._sort(cell)
         return known
 
-    def _afters(self, numbers: Sequence[int]) -> Iterator[tuple[int, Mapping[int, Stack]]]:
+    def _afters(self, numbers: Sequence[int]) -> Iterable[tuple[int, Mapping[int, Stack]]]:
         """Each line's number and the objects it leaves on the cells it changes (from its candidate if
         made, else from the game, without making one)."""
         if self.pending is not None:
-            for n, c in zip(numbers, self.lines(numbers), strict=True):
-                yield n, c.after
-            return
+            return zip(numbers, (c.after for c in self.lines(numbers)), strict=True)
         made, last, changes, pos = self._made, self._last, self.game.changes, self.position
-        for n in numbers:
-            known = made.get(n)
-            yield n, known.after if known is not None else changes(pos, last[n])
+        return [
+            (n, known.after if (known := made.get(n)) is not None else changes(pos, last[n])) for n in numbers
+        ]
 
     def _sort(self, cell: int) -> CellMoves[R]:
         # One pass, kept tight (a lifted Desdemona queen has 800 moves or more); what is worked out about
         # an object stack is kept by its identity, since games reuse a few stack values.
-        before, committed = self.stacks, self.reading
+        before, committed, reading_of, turned = self.stacks, self.reading, self.reading_of_stack, self.turned
         stack = before[cell]
         top = stack[-1] if stack else None
         every: list[int] = []
         alone: list[int] = []
         by_reading: dict[R, list[int]] = {}
         landings: dict[int, list[int]] = {}
+        # By a stack's identity: the stack, its reading, whether it holds the top object, whether it is
+        # this cell's objects turned over.
         seen: dict[int, tuple[Stack, R, bool, bool]] = {}
-
-        def know(there: Stack) -> tuple[Stack, R, bool, bool]:
-            """Its reading, whether it holds the top object, whether it is this cell's turned over."""
-            known = seen[id(there)] = (
-                there,
-                self.reading_of_stack(there),
-                top is not None and top in there,
-                self.turned(stack, there),
-            )
-            return known
-
         for n, after in self._afters(self._numbers(frozenset((cell,)))):
             mine = after.get(cell)
             if mine is None:  # the AI's waiting move, which leaves this cell alone
@@ -443,7 +431,7 @@ class Expectations(Generic[R]):
             every.append(n)
             known = seen.get(id(mine))
             if known is None or known[0] is not mine:
-                known = know(mine)
+                known = seen[id(mine)] = (mine, reading_of(mine), top in mine, turned(stack, mine))
             group = by_reading.get(known[1])
             if group is None:
                 by_reading[known[1]] = [n]
@@ -456,15 +444,17 @@ class Expectations(Generic[R]):
                     continue
                 known = seen.get(id(there))
                 if known is None or known[0] is not there:
-                    known = know(there)
+                    known = seen[id(there)] = (there, reading_of(there), top in there, turned(stack, there))
                 if known[1] != committed[j]:
                     visible = True
-                if carried and known[2] and top not in before[j] and not self.turned(before[j], there):
-                    group = landings.get(j)
-                    if group is None:
-                        landings[j] = [n]
-                    else:
-                        group.append(n)
+                if carried and known[2]:
+                    old = before[j]
+                    if not old or (top not in old and not turned(old, there)):
+                        group = landings.get(j)
+                        if group is None:
+                            landings[j] = [n]
+                        else:
+                            group.append(n)
             if not visible:
                 alone.append(n)
         return CellMoves(

@@ -12,7 +12,6 @@ or go to, the box or a player's hand.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -96,12 +95,15 @@ def plan(
 
 
 def minus(stack: Stack, other: Stack) -> Stack:
-    """The objects of ``stack`` that ``other`` does not have (as many of each as are left over), in order."""
-    left = Counter(other)
+    """The objects of ``stack`` that ``other`` does not have (as many of each as are left over), in order.
+    Stacks hold a few objects: a list is quicker than counting them."""
+    if not other or not stack:
+        return stack
+    left = list(other)
     out = []
     for thing in stack:
-        if left[thing]:
-            left[thing] -= 1
+        if thing in left:
+            left.remove(thing)
         else:
             out.append(thing)
     return tuple(out)
