@@ -9,7 +9,9 @@
    (other processes on a shared machine do not count), per game, p50 / p99 / max of
    - settled snapshot -> LED frame: every reading or tick that changed the lights;
    - commit -> next reading matchable: the commit, then what the session needs before it can judge the
-     next reading (the old one lists every successor's reading; this one indexes moves by cell).
+     next reading (the old one lists every successor's reading; this one indexes moves by cell);
+   - worst lifts -> LED frame: in the positions two plies in with the most legal moves, the first lift
+     of the piece on each of the two cells most moves change (a Desdemona queen with 800 moves or more);
    and the ratio old p99 / new p99 for each older revision.  With ``--repeat N`` every tree runs N times,
    interleaved, and each figure is the median of the runs' (a shared machine's load comes and goes).  A
    Raspberry Pi 4 is 3-4 times slower than this machine: the Pi budget is 5 ms here.
@@ -177,7 +179,12 @@ def main() -> None:
             for _ in range(args.repeat):
                 for root, kept in zip(roots, runs, strict=True):
                     kept.append(latency(root, game_id, args.plies, args.seed, args.games))
-            for key, label in (("frame", "snapshot -> LED frame"), ("matchable", "commit -> matchable")):
+            measures = (
+                ("frame", "snapshot -> LED frame"),
+                ("matchable", "commit -> matchable"),
+                ("lift", "worst lifts -> LED frame"),
+            )
+            for key, label in measures:
                 n, n50, n99, nmax = medians(runs[0], key)
                 line = f"{game_id:<12} {label:<22} {n:>5} {n50:>8.2f} {n99:>8.2f} {nmax:>8.2f}"
                 for old in runs[1:]:
