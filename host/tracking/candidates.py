@@ -403,13 +403,14 @@ class Expectations(Generic[R]):
 
     def _afters(self, numbers: Sequence[int]) -> Iterable[tuple[int, Mapping[int, Stack]]]:
         """Each line's number and the objects it leaves on the cells it changes (from its candidate if
-        made, else from the game, without making one)."""
+        made, else from the game, without making one).  One at a time: 800 of them kept at once would
+        only make work for the garbage collector."""
         if self.pending is not None:
             return zip(numbers, (c.after for c in self.lines(numbers)), strict=True)
         made, last, changes, pos = self._made, self._last, self.game.changes, self.position
-        return [
+        return (
             (n, known.after if (known := made.get(n)) is not None else changes(pos, last[n])) for n in numbers
-        ]
+        )
 
     def _sort(self, cell: int) -> CellMoves[R]:
         # One pass, kept tight (a lifted Desdemona queen has 800 moves or more); what is worked out about

@@ -5,6 +5,8 @@ Positions and the expected answers are worked out by hand from RULES.md.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,6 +14,7 @@ from engines.desdemona.rules import Desdemona
 from engines.game import Game
 from engines.kingofrings.rules import KingOfRings
 from engines.physical import Thing
+from engines.spacetiles.rules import SpaceTiles
 from engines.table import Role
 from host.tracking.candidates import Expectations
 from host.tracking.evidence import Evidence, Touch
@@ -107,6 +110,30 @@ def test_a_lifted_queen_lights_only_its_reachable_squares_not_the_start_squares(
     assert "a7" not in targets and "d10" not in targets  # start squares of White's queens: not moves
 
 
+def test_a_position_s_expectations_are_freed_with_their_candidates_at_once() -> None:
+    """After each commit the session drops the old expectations: they and the candidates they made must go
+    by reference counting alone, leaving no cycle for a full garbage collection to walk (a pause in the
+    frames).  A candidate kept past them still works out its own details."""
+    pos = DESDEMONA.play_texts(["a4-a6"])
+    expect = Expectations(
+        DESDEMONA, reed, "empty", [START, pos], reversible=DESDEMONA.table.kinds(Role.REVERSIBLE)
+    )
+    a7 = DESDEMONA.geometry.index["a7"]
+    verdict = Tracker(expect).observe(
+        reading_of(DESDEMONA, pos, a7="empty"), touches(DESDEMONA, ("a7", 0, None)), 300
+    )
+    kept = expect.covering([a7])[0]
+    _ = (expect.undoing, kept.steps, kept.reading)  # made and kept by the expectations
+    gone = weakref.ref(expect)
+    gc.disable()
+    try:
+        del expect, verdict
+        assert gone() is None, "the expectations are in a reference cycle"
+    finally:
+        gc.enable()
+    assert kept.source is None and kept.label.startswith("a7-")
+
+
 def test_evidence_keeps_when_each_cell_last_changed_its_reading() -> None:
     """A Hall cell may change from one reading to another that differs from the committed one too (a stone
     put, then swapped for a queen of the other colour): it still differs, so its touch goes on, but the
@@ -141,6 +168,48 @@ def test_moves_that_read_alike_are_asked_about_unless_a_landing_came_clearly_fir
     verdict = tracker(DESDEMONA, [START, pos]).observe(reading, close, 1000)
     assert verdict.seen is Seen.AMBIGUOUS
     assert {c.label for c in verdict.choices} == {"a7-a9/b8", "a7-b8/a9"}
+
+
+def test_the_next_cells_include_the_square_a_queen_just_left() -> None:
+    """RULES.md: the shot goes where the moved queen could reach, "the square it just left counts as
+    empty".  Black g1-g5 on reed: the cells where a move on the way puts something next are g5's shots,
+    g1 among them, though g1 already reads changed."""
+    history = [START]
+    for text in ["a4-a6", "a7-a9/b8"]:
+        history.append(DESDEMONA.play_texts([text], history[-1]))
+    pos = history[-1]
+    reading = reading_of(DESDEMONA, pos, g1="empty", g5="magnet")
+    verdict = tracker(DESDEMONA, history).observe(
+        reading, touches(DESDEMONA, ("g1", 0, None), ("g5", 80, None)), 400
+    )
+    assert verdict.seen is Seen.PROGRESS and not verdict.lifted
+    shots = {t.split("/")[1] for t in DESDEMONA.legal_texts(pos) if t.startswith("g1-g5/")}
+    assert "g1" in shots and {NAMES[i] for i in verdict.next} == shots
+
+
+def test_the_next_cells_leave_out_a_cell_a_move_only_empties() -> None:
+    """Space Tiles on Hall sees a tile (weak): a Yellow piece put on f2 may be the step f3-f2, after which
+    f3 reads as a bare tile - changed, but nothing is put there.  No cell holding a piece is next."""
+    spacetiles = SpaceTiles()
+    history = [spacetiles.start()]
+    for text in ["c4:f4", "e1:f3", "g2:d2", "e5:e2", "c5:e3"]:
+        history.append(spacetiles.play_texts([text], history[-1]))
+    pos = history[-1]
+    cells = spacetiles.cells(pos)
+    reading = reading_of(spacetiles, pos, tiled, f2="south")
+    verdict = tracker(spacetiles, history, tiled).observe(reading, touches(spacetiles, ("f2", 0, None)), 400)
+    assert verdict.seen is Seen.PROGRESS and verdict.next
+    names = spacetiles.geometry.names
+    assert not {names[i] for i in verdict.next} & {
+        n for n, stack in cells.items() if Thing("piece", 1) in stack
+    }
+
+
+def tiled(stack: tuple[Thing, ...]) -> str:
+    """A Hall board with weak tiles: a piece reads by its owner's pole, a bare tile as weak."""
+    if stack and stack[-1].kind == "piece":
+        return ("north", "south")[stack[-1].colour or 0]
+    return "weak" if stack else "empty"
 
 
 def test_a_wrong_queen_move_is_guided_back_by_the_object() -> None:
