@@ -34,6 +34,9 @@ class Touch:
 
     start: int
     end: int | None = None
+    # Whether it ended with the whole board reading as committed again: a piece lifted and put back where
+    # it stood, with nothing else under way, which says nothing against the move made afterwards.
+    back: bool = False
 
     def lasted(self, now: int) -> int:
         return (self.end if self.end is not None else now) - self.start
@@ -63,7 +66,7 @@ class Evidence:
                 touches[cell] = (*touches.get(cell, ()), Touch(t_ms))
             for cell in was - is_:
                 *earlier, last = touches[cell]
-                touches[cell] = (*earlier, Touch(last.start, t_ms))
+                touches[cell] = (*earlier, Touch(last.start, t_ms, back=not is_))
             touches = MappingProxyType(touches)
         since = dict(self.since)
         since.update((cell, t_ms) for cell in moved)
@@ -86,8 +89,12 @@ class Evidence:
         )
 
     def stood(self, cell: int, ms: int) -> bool:
-        """Whether ``cell`` read changed for ``ms`` or longer and then read as committed again."""
-        return any(t.end is not None and t.end - t.start >= ms for t in self.touches.get(cell, ()))
+        """Whether ``cell`` read changed for ``ms`` or longer and then read as committed again while
+        other cells still differed (a repair under way, not a piece put back on a board otherwise as
+        committed)."""
+        return any(
+            t.end is not None and not t.back and t.end - t.start >= ms for t in self.touches.get(cell, ())
+        )
 
     def left(self, cell: int) -> int | None:
         """When ``cell`` last started to differ from the committed reading (a piece lifted from it)."""

@@ -549,6 +549,23 @@ def test_a_queen_put_back_where_a_stone_stood_during_a_repair_is_not_taken_as_a_
     assert session.intent.kind is Kind.CONFIRM, session.intent.sentence
 
 
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_queen_lifted_and_put_back_then_another_moved_is_committed(sensor: str) -> None:
+    """A player changes their mind: Black lifts the queen on a4, puts it back, and moves g1 to g4 (a whole
+    first turn, RULES.md).  a4 stood empty for a while, but the board was as committed again once it was
+    back: nothing counts against g1-g4, which is committed without Confirm."""
+    session, board = session_at(f"desdemona-{sensor}", [])
+    board.lift("a4")
+    board.wait(400)
+    assert session.intent.kind is Kind.LIFTED
+    board.place("a4")
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN
+    board.move("g1", "g4")
+    board.wait(400)
+    assert session.moves == ["g1-g4"], session.intent.sentence
+
+
 # --- take-backs ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 @pytest.mark.parametrize(

@@ -142,7 +142,17 @@ def test_evidence_keeps_when_each_cell_last_changed_its_reading() -> None:
     assert evidence.touches[5] == (Touch(100),) and evidence.since[5] == 400
     assert evidence.first_left(5) == 100
     back = evidence.observe(500, [5], [], [5])
-    assert back.touches[5] == (Touch(100, 500),) and back.since[5] == 500
+    assert back.touches[5] == (Touch(100, 500, back=True),) and back.since[5] == 500
+    assert not back.stood(5, 300)  # the whole board as committed again: put back, nothing under way
+
+
+def test_a_cell_that_stood_changed_counts_only_while_something_else_was_under_way() -> None:
+    """Evidence against a move is a cell that stood changed and read as before again while another cell
+    still differed (a repair); the same cell put back onto a board otherwise as committed is not."""
+    repair = Evidence().observe(100, (), [5, 6]).observe(600, [5, 6], [6])
+    assert repair.stood(5, 300) and not repair.stood(5, 600)
+    alone = Evidence().observe(100, (), [5]).observe(600, [5], [])
+    assert not alone.stood(5, 300)
 
 
 def test_a_landing_read_so_since_before_the_piece_left_is_still_the_only_move() -> None:
