@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 import host.commands
+from host.shown import shown
 
 
 class CliError(Exception):
@@ -46,8 +47,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         status: int = args.run(args)
-    except CliError as exc:
-        print(f"magboard {args.command}: {exc}", file=sys.stderr)
+    except CliError as exc:  # it may quote a file name, a record or the store: shown() keeps escapes inert
+        lines = f"magboard {args.command}: {exc}".split("\n")
+        print("\n".join(shown(line) for line in lines), file=sys.stderr)
         return exc.status
     except KeyboardInterrupt:
         print(file=sys.stderr)
