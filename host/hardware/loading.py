@@ -17,6 +17,7 @@ from typing import Any
 import hardware
 from engines import geometry as geometries
 from engines.registry import GAMES
+from host.files import MIB, read_text
 from host.hardware.objects import GAME_OBJECTS, NEUTRAL
 from host.hardware.reader import Problems, Table, parse_toml
 from host.hardware.spec import (
@@ -37,6 +38,7 @@ from host.hardware.spec import (
 )
 
 BOARDS_DIR = Path(hardware.__file__).parent / "boards"
+BOARD_BYTES = MIB  # ours are under 10 KiB
 FORMAT = 1
 MAX_GEOMETRY_ARG = 26  # files are named a-z
 
@@ -89,11 +91,9 @@ def load_board(name: str | Path) -> BoardSpec:
     """Read and check a board by id or path; BoardFileError lists every problem found."""
     path = name if isinstance(name, Path) else board_path(name)
     try:
-        data = parse_toml(path.read_text(encoding="utf-8"))
+        data = parse_toml(read_text(path, BOARD_BYTES))
     except OSError as exc:
         raise BoardFileError(path, [f"cannot read: {exc.strerror}"]) from None
-    except UnicodeDecodeError as exc:
-        raise BoardFileError(path, [f"not UTF-8 text: {exc.reason}"]) from None
     except ValueError as exc:
         raise BoardFileError(path, [str(exc)]) from None
     return parse_board(data, path)
