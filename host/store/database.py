@@ -104,38 +104,63 @@ def _make_dirs(path: Path) -> None:
 
 
 def _prepare_file(path: Path) -> None:
-    """The database file exists, is a regular file this process can write, and is a database."""
+    """The database file exists (made, durably, when missing) and is a regular file this process may write.
+
+    An existing file is never opened here, only looked at: SQLite alone opens it, because closing any
+    descriptor of a file drops every POSIX lock the process holds on it - SQLite's, of connections
+    other threads have open, included.
+    """
     try:
         info = path.stat()
     except FileNotFoundError:
         info = None
     except OSError as exc:
         raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
+    if info is None:
+        _create(path)
+    elif stat.S_ISDIR(info.st_mode):
         raise StoreError(path, "cannot open: it is a directory (give a file name, e.g. games.sqlite3)")
-    if info is not None and not stat.S_ISREG(info.st_mode):
+    elif not stat.S_ISREG(info.st_mode):
         raise StoreError(path, "cannot open: not a regular file")
-    if info is not None and info.st_nlink > 1:
+    elif info.st_nlink > 1:
         raise StoreError(path, another_name(info))
+    elif not os.access(path, os.R_OK | os.W_OK):
+        raise StoreError(path, "cannot open: permission denied")
+
+
+def _create(path: Path) -> None:
     try:
         _make_dirs(path.parent)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    except FileExistsError:
+        return  # another process made it meanwhile
     except OSError as exc:
         raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
     try:
-        head = os.read(fd, len(SQLITE_MAGIC))
-        if info is None:
-            os.fsync(fd)
-            _fsync_dir(path.parent)
+        os.fsync(fd)
+        _fsync_dir(path.parent)
     except OSError as exc:
         raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
     finally:
         os.close(fd)
-    if head and head != SQLITE_MAGIC[: len(head)]:
-        raise StoreError(
-            path,
-            "not a game store (an old journal file? import it with `magboard history import FILE`)",
-        )
+
+
+def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
+    """Why SQLite cannot open the store, with a damaged store and an old journal file said as such."""
+    name = getattr(exc, "sqlite_errorname", None)
+    if name == "SQLITE_CORRUPT":
+        return damaged(path, reason_of(exc))
+    if name == "SQLITE_NOTADB":  # no SQLite connection has it open now: it may be read
+        try:
+            with open(path, "rb") as existing:
+                head = existing.read(len(SQLITE_MAGIC))
+        except OSError:
+            head = SQLITE_MAGIC
+        if head[: len(SQLITE_MAGIC)] != SQLITE_MAGIC:
+            return StoreError(
+                path, "not a game store (an old journal file? import it with `magboard history import FILE`)"
+            )
+    return StoreError(path, f"cannot open: {reason_of(exc)}")
 
 
 def store_text(data: bytes) -> str:
@@ -193,9 +218,7 @@ def open_store(path: Path) -> sqlite3.Connection:
     try:
         conn = connect(path)
     except sqlite3.Error as exc:
-        if getattr(exc, "sqlite_errorname", None) == "SQLITE_CORRUPT":
-            raise damaged(path, reason_of(exc)) from None
-        raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
+        raise _cannot_open(path, exc) from None
     try:
         check_integrity(conn, path)
         migrate(conn, path)
@@ -229,7 +252,7 @@ def repair(path: Path) -> str:
     try:
         conn = connect(path)
     except sqlite3.Error as exc:
-        raise StoreError(path, f"cannot repair: {reason_of(exc)}") from None
+        raise _cannot_open(path, exc) from None
     try:
         if integrity_problem(conn) is None:
             return f"{path}: the store is sound; nothing to repair"

@@ -1,20 +1,20 @@
 """One owner per game: a second process opening the same game is refused, never a second writer.
 
-The claim is a lock on one byte of the store file itself, so it belongs to the
-file and not to the name it was opened by: a symbolic link to the store or to a
-directory above it, or a bind mount, reaches the same file and meets the same
-lock (a lock file named after the path let ``--journal alias/games.sqlite3``
-own the game that ``--journal real/games.sqlite3`` was playing; a second hard
-link is refused when the store is opened, host/store/database.py).  Each game slot (a game id
-with its options: the slot whose unfinished game resumes) has a row in the
-store's ``owners`` table, and the byte at LOCK_BASE + that row's id is its lock:
-far beyond any byte SQLite locks or writes, and never written itself.
+The claim is an flock on a lock file beside the store file itself, one per game
+slot (a game id with its options: the slot whose unfinished game resumes).  The
+lock file is found from the store's real path, through every symbolic link to
+the file or to a directory above it, so every name that reaches the file meets
+the same lock; a lock file named after the path as given let ``--journal
+alias/games.sqlite3`` own the game ``--journal real/games.sqlite3`` was playing.
+(A bind mount reaches the same directory, so the same lock file; a second hard
+link is refused when the store is opened, host/store/database.py.)
 
-The lock is an open file description lock (F_OFD_SETLK): the kernel drops it
-when its process dies however it dies, so a killed owner never blocks the next
-start; and unlike a POSIX record lock it is not dropped when SQLite closes
-another descriptor of the same file in this process.  The owner writes its pid
-and command into its row so that a refused process can say who holds the game.
+The lock is never taken on the store file itself: closing any descriptor of a
+file drops every POSIX lock this process holds on it, SQLite's own included, so
+nothing here opens the store but SQLite.  The kernel drops the flock when its
+process dies however it dies, so a killed owner never blocks the next start and
+a stale claim needs no cleaning up.  The owner writes its pid and command into
+the lock file so that the refused process can say who holds the game.
 """
 
 from __future__ import annotations
@@ -23,15 +23,11 @@ import contextlib
 import fcntl
 import os
 import shlex
-import sqlite3
-import struct
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from host.store.database import StoreError, reason_of, transaction
-
-LOCK_BASE = 1 << 62  # SQLite's own lock bytes are at 1 GiB; its files end before 2**48
+from host.store.database import StoreError, reason_of
 
 
 class GameTaken(StoreError):
@@ -42,56 +38,39 @@ def slot_name(game_id: str, options: Iterable[str]) -> str:
     return "+".join([game_id, *sorted(options)])
 
 
-def _lock(fd: int, kind: int, offset: int) -> None:
-    """An OFD lock of one byte (struct flock; l_pid must be 0); BlockingIOError when another holds it."""
-    fcntl.fcntl(fd, fcntl.F_OFD_SETLK, struct.pack("hhqqi0q", kind, os.SEEK_SET, offset, 1, 0))
-
-
-def _slot_row(conn: sqlite3.Connection, slot: str) -> int:
-    with transaction(conn):
-        conn.execute("INSERT OR IGNORE INTO owners (slot) VALUES (?)", (slot,))
-        row: int = conn.execute("SELECT rowid FROM owners WHERE slot = ?", (slot,)).fetchone()[0]
-    return row
+def lock_path(store: Path, slot: str) -> Path:
+    """The slot's lock file, beside the file the store's name leads to."""
+    real = store.resolve()
+    return real.with_name(f"{real.name}.{slot}.lock")
 
 
 class Ownership:
     """This process's claim on one game slot of a store; release() or the process's end gives it up."""
 
-    def __init__(self, conn: sqlite3.Connection, store: Path, slot: str) -> None:
+    def __init__(self, store: Path, slot: str) -> None:
+        self.path = lock_path(store, slot)
         try:
-            offset = LOCK_BASE + _slot_row(conn, slot)
-        except sqlite3.Error as exc:
-            raise StoreError(store, f"cannot write: {reason_of(exc)}") from None
-        try:
-            fd = os.open(store, os.O_RDWR | os.O_CLOEXEC)
+            fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
-            raise StoreError(store, f"cannot open: {reason_of(exc)}") from None
+            raise StoreError(self.path, f"cannot open the lock file: {reason_of(exc)}") from None
         try:
-            _lock(fd, fcntl.F_WRLCK, offset)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
+            holder = os.pread(fd, 1000, 0).decode("utf-8", "replace").strip() or "another process"
             os.close(fd)
-            holder = self._holder(conn, slot)
             raise GameTaken(
                 store,
                 f"{slot} is being played by {holder}: quit that game first, or play with another --journal",
             ) from None
         except OSError as exc:
             os.close(fd)
-            raise StoreError(store, f"cannot lock: {reason_of(exc)}") from None
+            raise StoreError(self.path, f"cannot lock: {reason_of(exc)}") from None
         self._fd: int | None = fd
-        me = f"pid {os.getpid()} ({shlex.join(sys.orig_argv)})"
-        # The lock holds without the note; a refused process then names whoever held it before.
-        with contextlib.suppress(sqlite3.Error), transaction(conn):
-            conn.execute("UPDATE owners SET holder = ? WHERE slot = ?", (me, slot))
-
-    @staticmethod
-    def _holder(conn: sqlite3.Connection, slot: str) -> str:
-        try:
-            row = conn.execute("SELECT holder FROM owners WHERE slot = ?", (slot,)).fetchone()
-        except sqlite3.Error:
-            row = None
-        holder = row[0] if row is not None and isinstance(row[0], str) else ""
-        return holder or "another process"
+        me = f"pid {os.getpid()} ({shlex.join(sys.orig_argv)})\n".encode()
+        # The lock holds without the note; a refused process then says "another process".
+        with contextlib.suppress(OSError):
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, me, 0)
 
     def release(self) -> None:
         if self._fd is not None:

@@ -92,7 +92,7 @@ class GameRecorder:
         """
         conn = open_store(path)
         try:
-            owner = Ownership(conn, path, slot_name(game.id, game.chosen))
+            owner = Ownership(path, slot_name(game.id, game.chosen))
         except BaseException:
             conn.close()
             raise

@@ -38,14 +38,6 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             note TEXT NOT NULL
         )""",
     ),
-    (
-        # One row per game slot: its rowid is the byte of the store file that its owner locks
-        # (host/store/owner.py), and holder says who last did.
-        """CREATE TABLE owners (
-            slot TEXT PRIMARY KEY,
-            holder TEXT NOT NULL DEFAULT ''
-        )""",
-    ),
 )
 
 VERSION = len(MIGRATIONS)

@@ -81,8 +81,8 @@ def test_other_slots_of_the_same_file_are_free_under_any_name(tmp_path: Path) ->
     first.close()
 
 
-def test_the_lock_survives_another_connection_of_this_process_closing(tmp_path: Path) -> None:
-    """A POSIX record lock would be dropped when SQLite closes any descriptor of the file here."""
+def test_the_claim_survives_other_connections_of_this_process_closing(tmp_path: Path) -> None:
+    """Opening and closing the store elsewhere in the process leaves the owner's claim, and SQLite's locks."""
     store = tmp_path / "games.sqlite3"
     first = three_moves(store)
     read_games(store)  # opens and closes a connection of its own to the same file
