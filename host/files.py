@@ -75,15 +75,18 @@ def _read_stream(fd: int, path: Path, limit: int, timeout: float) -> bytes:
             raise FileProblem(path, f"too large: more than {size_text(limit)}, the most read here")
 
 
-def read_bytes(path: Path, limit: int, timeout: float = READ_TIMEOUT_S) -> bytes:
-    """The bytes of the file at ``path``; FileProblem (an OSError) when it is too large or never ends."""
+def read_bytes(path: Path, limit: int, timeout: float | None = None) -> bytes:
+    """The bytes of the file at ``path``; FileProblem (an OSError) when it is too large or never ends.
+
+    ``timeout`` (default READ_TIMEOUT_S) bounds the read of anything but a regular file.
+    """
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
     try:
         info = os.fstat(fd)
         if stat.S_ISDIR(info.st_mode):
             raise FileProblem(path, "is a directory, not a file")
         if not stat.S_ISREG(info.st_mode):
-            return _read_stream(fd, path, limit, timeout)
+            return _read_stream(fd, path, limit, READ_TIMEOUT_S if timeout is None else timeout)
         if info.st_size > limit:
             too_large = f"too large: {size_text(info.st_size)}; at most {size_text(limit)} is read"
             raise FileProblem(path, too_large)
@@ -99,7 +102,7 @@ def read_bytes(path: Path, limit: int, timeout: float = READ_TIMEOUT_S) -> bytes
         os.close(fd)
 
 
-def read_text(path: Path, limit: int, timeout: float = READ_TIMEOUT_S) -> str:
+def read_text(path: Path, limit: int, timeout: float | None = None) -> str:
     """The UTF-8 text of the file at ``path``; FileProblem also when it is not UTF-8."""
     data = read_bytes(path, limit, timeout)
     try:
