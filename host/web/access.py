@@ -16,10 +16,10 @@ Wrong codes are counted per client address: MAX_FAILURES a minute from one
 address and that address waits, so a neighbour guessing never locks out the
 owner (a count shared by everyone did: one device sending a wrong code every
 quarter second kept pairing paused for all).  Against many addresses at once
-there is a ceiling, MAX_ALL_FAILURES a minute from everyone: beyond it every
-address with a wrong code of its own waits, while an address without one is
-still heard - so the owner typing the code gets in, and a guesser gets at most
-the ceiling plus one guess per fresh address a minute, against 2**40 codes.
+there is a ceiling, MAX_ALL_FAILURES a minute from everyone: beyond it an
+address waits once it gave GRACE wrong codes, while one with fewer is still
+heard - so the owner gets in even after a typo or two, and guessers get at
+most the ceiling plus GRACE guesses per address a minute, against 2**40 codes.
 """
 
 from __future__ import annotations
@@ -38,7 +38,8 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 8  # 40 bits: with MAX_FAILURES a minute, guessing takes longer than the universe has
 COOKIE = "magboard_pair"
 MAX_FAILURES = 10  # wrong codes per FAILURE_WINDOW_S from one address before that address waits
-MAX_ALL_FAILURES = 100  # from every address together, before those with wrong codes of their own wait
+MAX_ALL_FAILURES = 100  # from every address together, before those with GRACE wrong codes of their own wait
+GRACE = 3  # wrong codes an address may give while the ceiling is reached: a typo or two
 FAILURE_WINDOW_S = 60.0
 MAX_CLIENTS = 4096  # addresses remembered with their wrong codes; the one longest quiet is forgotten first
 
@@ -153,16 +154,14 @@ class Pairing:
             del self._failures[client]
 
     def paused(self, client: str) -> bool:
-        """Whether ``client`` must wait: too many wrong codes from it, or from everyone while it gave some.
+        """Whether ``client`` must wait: too many wrong codes from it, or from everyone and GRACE from it.
 
-        A client without a wrong code of its own in the window is always heard.
+        A client with fewer than GRACE wrong codes of its own in the window is always heard.
         """
         now = self._clock()
         self._forget(now)
-        own = self._age(self._failures.get(client, deque()), now)
-        if not own:
-            return False
-        return len(own) >= MAX_FAILURES or len(self._all) >= MAX_ALL_FAILURES
+        own = len(self._age(self._failures.get(client, deque()), now))
+        return own >= MAX_FAILURES or (own >= GRACE and len(self._all) >= MAX_ALL_FAILURES)
 
     def pair(self, code: str, client: str) -> str | None:
         """A new cookie value for the right code, else None (and the wrong code counts against client)."""

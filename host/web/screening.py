@@ -7,7 +7,10 @@ the connection, or not at all until its timeout.  A browser or a person with cur
 then learns nothing.  ``screen`` reads the request line and headers as they
 arrive and decides early: a request the server serves goes on to websockets
 unchanged; anything else gets its 4xx (405 with ``Allow: GET`` for another
-method) and the connection is closed.
+method) and the connection is closed.  What a client sends after its request
+and before the server's answer is dropped: a GET has no body, and a websocket
+client may not send frames before the handshake's answer (RFC 6455, 4.1) -
+websockets read such bytes as frames, failed, and answered nothing at all.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from http import HTTPStatus
 
 from websockets.asyncio.server import ServerConnection
+from websockets.protocol import CONNECTING
 
 MAX_HEAD = 16 * 1024  # request line and headers; the page's requests are under 1 KiB
 _METHOD_BYTES = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZ")
@@ -51,6 +55,15 @@ def _lines(head: bytes) -> list[bytes]:
     return [line.removesuffix(b"\r") for line in head.split(b"\n")]
 
 
+def head_end(head: bytes) -> int:
+    """Where the request's head ends (after its blank line), or -1 while it has not."""
+    for blank in (b"\r\n\r\n", b"\n\n"):
+        at = head.find(blank)
+        if at >= 0:
+            return at + len(blank)
+    return -1
+
+
 def screen(head: bytes) -> Refusal | str:
     """What to do with a connection that has sent ``head`` so far: PASS, MORE, or a Refusal."""
     not_http = Refusal(HTTPStatus.BAD_REQUEST, "not an HTTP request (this page is served over http://)")
@@ -67,7 +80,7 @@ def screen(head: bytes) -> Refusal | str:
         return Refusal(HTTPStatus.BAD_REQUEST, "not a request line: METHOD /path HTTP/1.1")
     if found.group(1) != b"GET":
         return Refusal(HTTPStatus.METHOD_NOT_ALLOWED, "only GET is served here", allow=True)
-    end = head.find(b"\r\n\r\n") if b"\r\n\r\n" in head else head.find(b"\n\n")
+    end = head_end(head)
     if end > MAX_HEAD or (end < 0 and len(head) > MAX_HEAD):
         return Refusal(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "the headers are too large")
     if end < 0:
@@ -91,7 +104,7 @@ class ScreenedConnection(ServerConnection):
 
     def data_received(self, data: bytes) -> None:
         if self._head is None:
-            if not self._refused:
+            if not self._refused and self.protocol.state is not CONNECTING:  # before the answer: dropped
                 super().data_received(data)
             return
         self._head += data
@@ -104,4 +117,4 @@ class ScreenedConnection(ServerConnection):
             self.transport.write(verdict.response())
             self.transport.close()
         else:
-            super().data_received(head)
+            super().data_received(head[: head_end(head)])

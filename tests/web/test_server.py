@@ -19,7 +19,7 @@ from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import load_board
 from host.store.recorder import GameRecorder
-from host.web.access import MAX_ALL_FAILURES, MAX_FAILURES, Pairing, client_address, split_host
+from host.web.access import GRACE, MAX_ALL_FAILURES, MAX_FAILURES, Pairing, client_address, split_host
 from host.web.past_games import PastGames
 from host.web.play_page import welcome_pairing
 from host.web.server import INBOX, MAX_DEPTH, PageServer, parse_message
@@ -223,15 +223,19 @@ def test_guessing_the_code_pauses_that_address_and_not_the_owner() -> None:
     assert not pairing.paired(["magboard_pair=x", "=;;\x00"])
 
 
-def test_many_guessing_addresses_meet_a_ceiling_that_still_hears_a_new_one() -> None:
+def test_many_guessing_addresses_meet_a_ceiling_that_still_hears_the_owner() -> None:
     now = [0.0]
     pairing = Pairing(clock=lambda: now[0])
-    guessers = [f"10.0.{i // 250}.{i % 250}" for i in range(MAX_ALL_FAILURES)]
-    for guesser in guessers:  # one wrong code each: no address reaches its own limit
-        assert pairing.pair(wrong(pairing), guesser) is None
+    guessers = [f"10.0.{i // 250}.{i % 250}" for i in range(MAX_ALL_FAILURES // GRACE + 1)]
+    for guesser in guessers:  # GRACE wrong codes each: no address reaches its own limit
+        for _ in range(GRACE):
+            assert pairing.pair(wrong(pairing), guesser) is None
     assert all(pairing.paused(guesser) for guesser in guessers)  # the ceiling: every guesser waits
-    assert pairing.pair(wrong(pairing), "10.9.9.9") is None and pairing.paused("10.9.9.9")  # one guess each
-    assert pairing.pair(pairing.code, "192.0.2.10") is not None  # the owner, with no wrong code, is heard
+    for _ in range(GRACE):  # a new address gets GRACE guesses, then waits too
+        assert not pairing.paused("10.9.9.9") and pairing.pair(wrong(pairing), "10.9.9.9") is None
+    assert pairing.paused("10.9.9.9")
+    assert pairing.pair(wrong(pairing), "192.0.2.10") is None  # the owner mistypes once ...
+    assert pairing.pair(pairing.code, "192.0.2.10") is not None  # ... and is heard
     now[0] = 61.0
     assert not any(pairing.paused(guesser) for guesser in guessers)
 
@@ -418,3 +422,15 @@ def test_a_failing_question_is_traced_once_then_said_in_one_line(
     assert [answer["type"] for answer in got[1:]] == ["error"] * 3
     failures = [record for record in caplog.records if record.levelno >= logging.ERROR]
     assert len(failures) == 3 and [bool(record.exc_info) for record in failures] == [True, False, False]
+
+
+def test_bytes_after_a_request_are_not_taken_for_websocket_frames(server: PageServer) -> None:
+    host = f"127.0.0.1:{server.port}"
+    assert raw(server, f"GET / HTTP/1.1\r\nHost: {host}\r\n\r\nhello".encode()).startswith(b"HTTP/1.1 200 ")
+    handshake = (
+        f"GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://{host}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(handshake.encode() + b"\x00junk before the answer")
+        assert sock.recv(12) == b"HTTP/1.1 101"
