@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from engines.game import MoveError
-from host.cli import CliError
+from host.cli_error import CliError
 from host.commands.play import import_journals, journal_path
 from host.files import write_text
 from host.numbers import LARGEST_ID, argument

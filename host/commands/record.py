@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 from engines import records
-from host.cli import CliError
+from host.cli_error import CliError
 from host.files import read_text
 from host.gamearg import state_json
 

@@ -32,7 +32,7 @@ from host.hardware.reader import Problems, Table, parse_toml
 from host.session.setup import default_board
 from host.shown import is_unsafe
 
-DEFAULT_GAME = "desdemona"
+DEFAULT_GAME = registry.DEFAULT
 AUTO = "auto"
 CONFIG_BYTES = 64 * KIB  # the file install writes is 1 KiB
 MIN_SECONDS = 0.1  # below this the AI hardly looks; a weaker opponent is a lower level

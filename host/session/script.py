@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from engines.physical import KINDS, Thing
+from engines.physical import Thing
 from host.files import MIB, read_text
 from host.numbers import whole
 
@@ -65,12 +65,14 @@ def format_action(action: Action) -> str:
 
 
 def parse_thing(text: str) -> Thing:
+    """An object as a script names it: KIND or KIND:COLOUR (which kinds a board has, its hands check)."""
     kind, _, colour = text.partition(":")
-    if kind not in KINDS:
-        raise ValueError(f"unknown object {kind!r} (known: {', '.join(KINDS)})")
     if colour and colour not in ("0", "1"):
         raise ValueError(f"colour must be 0 or 1, got {colour!r}")
-    return Thing(kind, int(colour) if colour else None)
+    try:
+        return Thing(kind, int(colour) if colour else None)
+    except ValueError:
+        raise ValueError(f"not an object: {text!r} (expected KIND or KIND:COLOUR, e.g. stone:0)") from None
 
 
 def parse(text: str, cells: set[str]) -> list[Action]:
