@@ -30,6 +30,7 @@ from engines import registry
 from engines.game import Game, MoveError
 
 HEADER_RE = re.compile(r"^([a-z][a-z0-9_]*)\s*:\s*(.*)$")
+MAX_CHARS = 1024 * 1024  # a long game is a few KiB: anything larger is not a record
 KNOWN_KEYS = ("game", "player0", "player1", "options", "date", "event", "result")
 
 
@@ -79,6 +80,8 @@ class Record:
 
 def parse(text: str) -> Record:
     """Read and validate a record; every move is checked by replaying it."""
+    if len(text) > MAX_CHARS:
+        raise RecordError(0, f"longer than {MAX_CHARS // 1024} KiB: not a game record")
     header: dict[str, tuple[int, str]] = {}
     move_lines: list[tuple[int, str]] = []
     for number, raw in enumerate(text.splitlines(), start=1):

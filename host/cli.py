@@ -15,6 +15,7 @@ from importlib import import_module
 
 import host.commands
 from host.cli_error import CliError
+from host.shown import shown
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,8 +40,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     try:
         status: int = args.run(args)
-    except CliError as exc:
-        print(f"magboard {args.command}: {exc}", file=sys.stderr)
+    except CliError as exc:  # it may quote a file name, a record or the store: shown() keeps escapes inert
+        lines = f"magboard {args.command}: {exc}".split("\n")
+        print("\n".join(shown(line) for line in lines), file=sys.stderr)
         return exc.status
     except KeyboardInterrupt:
         print(file=sys.stderr)

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 import argparse
 import math
-import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from engines.ai.levels import HIGHEST, LOWEST
+from host.numbers import integer
 from host.web.access import is_loopback, is_own_host, is_unspecified, split_host
 
 T = TypeVar("T")
 
 MAX_SECONDS = 3600.0
-_INTEGER_TEXT = re.compile(r"[+-]?[0-9]{1,9}")  # ASCII digits only: int() takes '²' and 5000-digit strings
 
 
 def describe(value: object) -> str:
@@ -93,8 +92,9 @@ def page(value: object) -> tuple[str, int]:
 
 
 def integer_text(text: str) -> int | str:
-    """The integer a text spells in ASCII digits; else the text itself, for the check to refuse."""
-    return int(text) if _INTEGER_TEXT.fullmatch(text) else text
+    """The integer a text spells (host.numbers); else the text itself, for the check to refuse."""
+    number = integer(text)
+    return text if number is None else number
 
 
 def number_text(text: str) -> float | str:

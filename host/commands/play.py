@@ -39,9 +39,10 @@ from host.link.status import LinkError, LinkStatus
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
-from host.session.script import ScriptError, parse
+from host.session.script import ScriptError, load_script, parse
 from host.session.session import Event, Settings
 from host.session.setup import Table, default_board, open_real, open_simulated
+from host.shown import shown
 from host.sim.firmware_process import FirmwareProcessError
 from host.store.database import StoreError
 from host.store.imports import import_old_journals
@@ -117,7 +118,7 @@ def import_journals(args: argparse.Namespace, path: Path) -> None:
         except StoreError as exc:
             raise CliError(str(exc)) from None
         for line in said:
-            print(f"magboard {args.command}: {line}", file=sys.stderr)
+            print(shown(f"magboard {args.command}: {line}"), file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -130,14 +131,13 @@ def run(args: argparse.Namespace) -> int:
     actions = None
     if args.script is not None:
         try:
-            text = args.script.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise CliError(f"{args.script}: cannot read: {exc}") from None
-        cells = set(registry.make(args.game, args.option).geometry.names)
-        try:
-            actions = parse(text, cells)
+            actions = load_script(args.script, set(registry.make(args.game, args.option).geometry.names))
         except ScriptError as exc:
             raise CliError(f"{args.script}:{exc}") from None
+        except OSError as exc:
+            raise CliError(f"{args.script}: cannot read: {exc.strerror}") from None
+        except ValueError as exc:  # an unknown --option
+            raise CliError(str(exc)) from None
     path = journal_path(args)
     import_journals(args, path)
     # A file size limit (ulimit -f) then fails the store's write like a full disk, which the game
@@ -202,12 +202,12 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
 
     table.play.refresh = refresh  # type: ignore[method-assign]
     hands = Hands(table.rig)
-    failure: list[ScriptError] = []
+    failure: list[BaseException] = []
 
     def work() -> None:
         try:
             hands.run(actions)
-        except ScriptError as exc:
+        except BaseException as exc:  # said on the main thread, and the script fails
             failure.append(exc)
 
     worker = threading.Thread(target=work, daemon=True)
@@ -215,8 +215,10 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
     table.loop.run(until=hands.done.is_set)
     settle_until = time.monotonic() + 2 * SETTLE_S
     table.loop.run(until=lambda: time.monotonic() > settle_until)
-    if failure:
+    if failure and isinstance(failure[0], ScriptError):
         raise CliError(str(failure[0]))
+    if failure:
+        raise failure[0]
     out.write(json.dumps({"t": stamp(), "event": "end", "moves": table.session.moves}) + "\n")
     return 0
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 
 from engines import records
 from host.cli_error import CliError
+from host.files import read_text
 from host.gamearg import state_json
 
 
@@ -23,7 +25,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def _load(path: str) -> records.Record:
     try:
-        return records.load(path)
+        return records.parse(read_text(Path(path), records.MAX_CHARS))
     except records.RecordError as exc:
         raise CliError(f"{path}:{exc.line}: {exc.reason}" if exc.line else f"{path}: {exc.reason}") from None
     except OSError as exc:

@@ -17,10 +17,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from host.files import MIB, read_text
 from host.hardware.sensing import CODE_EMPTY, CODE_NORTH, CODE_SOUTH, CODE_WEAK
 from host.hardware.spec import BoardSpec
 
 ADC_MAX = 65535
+CALIBRATION_BYTES = MIB  # one number per sensor address
 
 
 class CalibrationError(ValueError):
@@ -80,11 +82,13 @@ def load_zeros(board: BoardSpec, path: Path) -> Calibration:
     """A calibration file: JSON {"zero": [one int per address]} measured on this board."""
     _require_analog(board)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, CALIBRATION_BYTES))
     except OSError as exc:
         raise CalibrationError(f"{path}: cannot read: {exc.strerror}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except json.JSONDecodeError as exc:
         raise CalibrationError(f"{path}: not JSON: {exc}") from None
+    except RecursionError:
+        raise CalibrationError(f"{path}: not a calibration: JSON nested too deeply") from None
     zero = data.get("zero") if isinstance(data, dict) else None
     size = board.sensor.addresses
     if not isinstance(zero, list) or len(zero) != size:

@@ -18,6 +18,7 @@ import hardware
 from engines import geometry as geometries
 from engines import registry
 from engines.table import Role
+from host.files import MIB, read_text
 from host.hardware.reader import Problems, Table, parse_toml
 from host.hardware.spec import (
     BUTTONS,
@@ -37,6 +38,7 @@ from host.hardware.spec import (
 )
 
 BOARDS_DIR = Path(hardware.__file__).parent / "boards"
+BOARD_BYTES = MIB  # ours are under 10 KiB
 FORMAT = 1
 MAX_GEOMETRY_ARG = 26  # files are named a-z
 MAX_SETTLE_US = 100  # as the firmware's board_config.json reader allows
@@ -90,11 +92,9 @@ def load_board(name: str | Path) -> BoardSpec:
     """Read and check a board by id or path; BoardFileError lists every problem found."""
     path = name if isinstance(name, Path) else board_path(name)
     try:
-        data = parse_toml(path.read_text(encoding="utf-8"))
+        data = parse_toml(read_text(path, BOARD_BYTES))
     except OSError as exc:
         raise BoardFileError(path, [f"cannot read: {exc.strerror}"]) from None
-    except UnicodeDecodeError as exc:
-        raise BoardFileError(path, [f"not UTF-8 text: {exc.reason}"]) from None
     except ValueError as exc:
         raise BoardFileError(path, [str(exc)]) from None
     return parse_board(data, path)

@@ -30,8 +30,61 @@ class Problems:
         return bool(self.messages)
 
 
+MAX_KEY_PARTS = 32  # a.b.c = 1 has 3; ours have at most 3, and tomllib takes time squared in the depth
+_BARE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+")
+
+
+def _string_end(text: str, start: int) -> int:
+    """Where the string starting at ``text[start]`` (a quote) ends: the index after its last quote."""
+    quote = text[start]
+    escapes = quote == '"'
+    if text.startswith(quote * 3, start):
+        end, i = quote * 3, start + 3
+    else:
+        end, i = quote, start + 1
+    while i < len(text):
+        if escapes and text[i] == "\\":
+            i += 2
+        elif text.startswith(end, i):
+            i += len(end)
+            for _ in range(2 if len(end) == 3 else 0):  # '""""': a quote of the content, then the end
+                i += text.startswith(quote, i)
+            return i
+        elif len(end) == 1 and text[i] == "\n":
+            return i  # an unclosed string: tomllib stops there
+        else:
+            i += 1
+    return i
+
+
+def deepest_key(text: str) -> int:
+    """The most parts of any dotted run (``a.b."c".d``) outside strings and comments.
+
+    Numbers count too (``3.5`` is two parts), which is why the limit is far above any real key.
+    """
+    i = run = deepest = 0
+    while i < len(text):
+        char = text[i]
+        if char in "\"'":
+            i = _string_end(text, i)
+            continue
+        if char == "#":
+            newline = text.find("\n", i)
+            i = len(text) if newline < 0 else newline
+            continue
+        if char == ".":
+            run += 1
+            deepest = max(deepest, run)
+        elif char not in _BARE and char not in " \t":
+            run = 0
+        i += 1
+    return deepest + 1
+
+
 def parse_toml(text: str) -> dict[str, Any]:
     """A TOML document; ValueError with a one-line reason for anything tomllib refuses or chokes on."""
+    if deepest_key(text) > MAX_KEY_PARTS:
+        raise ValueError(f"a key of more than {MAX_KEY_PARTS} dotted parts: no magboard file nests that deep")
     try:
         return tomllib.loads(text)
     except ValueError as exc:  # TOMLDecodeError, or an integer too long to convert

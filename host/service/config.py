@@ -9,7 +9,11 @@
     page = "127.0.0.1:8765"     # where the page is served: this Pi only, or "0.0.0.0:8765" for the network
 
 Every key may be left out (its default applies); every problem is reported at
-once, each naming the key and what is wrong with it.
+once, each naming the key and what is wrong with it.  A string holding a control
+character is refused wherever it is (a newline in ``serial`` would be a line of
+its own in the systemd unit), and so are values `play` takes but no service
+should run with: port 0 (a different port at every start, where no phone finds
+the page) and a thinking time too short to be meant.
 """
 
 from __future__ import annotations
@@ -22,12 +26,16 @@ from typing import Any
 
 from engines import registry
 from host import play_values
+from host.files import KIB, read_text
 from host.hardware.loading import BoardFileError, load_board
 from host.hardware.reader import Problems, Table, parse_toml
 from host.session.setup import default_board
+from host.shown import is_unsafe
 
 DEFAULT_GAME = registry.DEFAULT
 AUTO = "auto"
+CONFIG_BYTES = 64 * KIB  # the file install writes is 1 KiB
+MIN_SECONDS = 0.1  # below this the AI hardly looks; a weaker opponent is a lower level
 
 
 class ConfigError(ValueError):
@@ -105,9 +113,30 @@ def _serial(value: Any) -> str:
     return serial
 
 
+def _seconds(value: Any) -> float:
+    seconds = play_values.seconds(value)
+    if seconds < MIN_SECONDS:
+        raise ValueError(f"must be at least {MIN_SECONDS:g} s for a service (a weaker AI is a lower level)")
+    return seconds
+
+
 def _page(value: Any) -> str:
-    play_values.page(value)
+    _host, port = play_values.page(value)
+    if port == 0:
+        raise ValueError("port 0 is a different free port at every start, where no browser finds the page")
     return str(value)
+
+
+def _control_character(value: Any, key: str) -> tuple[str, str] | None:
+    """The first string under ``key`` holding a control character: its key and that character."""
+    if isinstance(value, dict):
+        value = [(f"{key}.{k}", v) for k, v in value.items()]
+    elif isinstance(value, list):
+        value = [(f"{key}[{i}]", v) for i, v in enumerate(value)]
+    else:
+        unsafe = [char for char in value if is_unsafe(char)] if isinstance(value, str) else []
+        return (key, unsafe[0]) if unsafe else None
+    return next((found for k, v in value if (found := _control_character(v, k)) is not None), None)
 
 
 def parse_config(text: str, source: str = "config") -> ServiceConfig:
@@ -121,6 +150,11 @@ def parse_config(text: str, source: str = "config") -> ServiceConfig:
     except ValueError as exc:
         raise ConfigError(source, [str(exc)]) from None
     problems = Problems()
+    for key, value in list(data.items()):
+        found = _control_character(value, key)
+        if found is not None:  # said once, and not checked further
+            problems.add(found[0], f"holds the control character {found[1]!a}: not a value for a service")
+            del data[key]
     table = Table(data, "", problems)
     for key in data:
         if key not in KEYS:
@@ -132,7 +166,7 @@ def parse_config(text: str, source: str = "config") -> ServiceConfig:
         "board": table.checked("board", _board(game), default_board(game or DEFAULT_GAME)),
         "serial": table.checked("serial", _serial, default.serial),
         "level": table.checked("level", play_values.level, default.level),
-        "seconds": table.checked("seconds", play_values.seconds, default.seconds),
+        "seconds": table.checked("seconds", _seconds, default.seconds),
         "side": table.checked("side", play_values.side, default.side),
         "page": table.checked("page", _page, default.page),
     }
@@ -141,12 +175,16 @@ def parse_config(text: str, source: str = "config") -> ServiceConfig:
     return ServiceConfig(**values)
 
 
-def read_config(path: Path) -> ServiceConfig:
+def read_config_text(path: Path) -> str:
+    """The text of a configuration file, read within CONFIG_BYTES; ConfigError when it cannot be."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(str(path), [f"cannot read: {exc}"]) from None
-    return parse_config(text, str(path))
+        return read_text(path, CONFIG_BYTES)
+    except OSError as exc:
+        raise ConfigError(str(path), [f"cannot read: {exc.strerror}"]) from None
+
+
+def read_config(path: Path) -> ServiceConfig:
+    return parse_config(read_config_text(path), str(path))
 
 
 def render_config(config: ServiceConfig) -> str:

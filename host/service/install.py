@@ -11,7 +11,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from host.service.config import ServiceConfig, read_config, render_config
+from host.service.config import ServiceConfig, parse_config, read_config_text, render_config
 from host.service.units import CONFIG_PATH, UDEV_PATH, UNIT_PATH, render_udev_rule, render_unit
 
 
@@ -34,8 +34,9 @@ def plan(prefix: Path, user: str, command: list[str] | None = None) -> list[Plan
     """The files to write; ConfigError when an existing configuration is invalid."""
     config_path = prefix / CONFIG_PATH
     if config_path.exists():
-        config = read_config(config_path)
-        config_file = PlannedFile(config_path, config_path.read_text(encoding="utf-8"), keep=True)
+        text = read_config_text(config_path)
+        config = parse_config(text, str(config_path))
+        config_file = PlannedFile(config_path, text, keep=True)
     else:
         config = ServiceConfig()
         config_file = PlannedFile(config_path, render_config(config), keep=False)

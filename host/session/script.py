@@ -16,17 +16,25 @@ unless a ``wait`` says otherwise.
     wait 500              let time pass
     press confirm         a button: confirm, new_game, hint, take_back
     step 100              the time each later action takes (default 100)
+
+A script is at most MAX_BYTES, and a time at most MAX_MS (an hour): a script is a game's worth of
+hands, and ``play --script /dev/zero`` or ``wait 99999999999999999999999`` must end in one line.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from engines.physical import Thing
+from host.files import MIB, read_text
+from host.numbers import whole
 
 BUTTONS = ("confirm", "new_game", "hint", "take_back")
 CELL_RE = re.compile(r"^[a-z]\d{1,2}$")
+MAX_BYTES = MIB
+MAX_MS = 3_600_000
 
 
 class ScriptError(ValueError):
@@ -81,6 +89,11 @@ def parse(text: str, cells: set[str]) -> list[Action]:
     return actions
 
 
+def load_script(path: Path, cells: set[str]) -> list[Action]:
+    """The actions of the script file at ``path``: OSError when it cannot be read, else as ``parse``."""
+    return parse(read_text(path, MAX_BYTES), cells)
+
+
 def _cells(names: list[str], cells: set[str], count: int | None) -> tuple[str, ...]:
     if count is not None and len(names) != count:
         raise ValueError(f"expected {count} cell{'s' if count > 1 else ''}")
@@ -91,9 +104,9 @@ def _cells(names: list[str], cells: set[str], count: int | None) -> tuple[str, .
 
 
 def _number(words: list[str]) -> int:
-    if len(words) != 2 or not words[1].isdigit():
-        raise ValueError("expected a whole number of milliseconds")
-    return int(words[1])
+    if len(words) != 2:
+        raise ValueError(f"expected one whole number of milliseconds 0..{MAX_MS}")
+    return whole(words[1], 0, MAX_MS, "a whole number of milliseconds")
 
 
 def _action(number: int, words: list[str], cells: set[str]) -> Action:

@@ -4,6 +4,14 @@ sqlite3 says "unable to open database file" for a directory, a missing parent
 and a read-only location alike, so the path is checked first and the
 operating system's own reason given.  Every connection runs in WAL mode with
 synchronous=FULL: a commit returns only once it is on the disk.
+
+A store with a second hard link is refused: SQLite finds its write-ahead log by
+the name it was opened under (it follows symbolic links to the file itself, but
+two hard links are two equal names), so two processes using the two names would
+write two logs into one database and lose each other's moves.  A damaged store
+(PRAGMA integrity_check, at every open) is refused with what to do about it,
+never used as if it were sound: with a broken index a game in progress is not
+found, and a second one would be started in its slot.
 """
 
 from __future__ import annotations
@@ -12,6 +20,7 @@ import contextlib
 import os
 import sqlite3
 import stat
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -38,6 +47,42 @@ def reason_of(exc: BaseException) -> str:
     return f"{exc} ({name})" if name and name != "SQLITE_ERROR" else str(exc) or type(exc).__name__
 
 
+def another_name(info: os.stat_result) -> str:
+    return (
+        f"cannot open: the store has {info.st_nlink} names (hard links), and each would get a write-ahead "
+        f"log of its own: remove all but one (find / -xdev -inum {info.st_ino})"
+    )
+
+
+def damaged(path: Path, problem: str) -> StoreError:
+    return StoreError(
+        path,
+        f"the store is damaged ({problem}); nothing was changed: `magboard history repair` (with the same "
+        "--journal) repairs it, keeping a copy, or play on with another --journal",
+    )
+
+
+def integrity_problem(conn: sqlite3.Connection) -> str | None:
+    """The first thing SQLite finds wrong with the database (pages, indexes, constraints), or None."""
+    try:
+        problem = conn.execute("PRAGMA integrity_check(1)").fetchone()[0]
+    except sqlite3.DatabaseError as exc:
+        return reason_of(exc)
+    if problem == "ok":
+        return None
+    lines = [
+        line for line in str(problem).splitlines() if not line.startswith("***")
+    ]  # "*** in database main"
+    return "; ".join(lines) or str(problem)
+
+
+def check_integrity(conn: sqlite3.Connection, path: Path) -> None:
+    """StoreError unless SQLite finds the whole database sound."""
+    problem = integrity_problem(conn)
+    if problem is not None:
+        raise damaged(path, problem)
+
+
 def _fsync_dir(path: Path) -> None:
     """Make a new directory entry survive a power cut (the file's own fsync does not)."""
     fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
@@ -59,41 +104,75 @@ def _make_dirs(path: Path) -> None:
 
 
 def _prepare_file(path: Path) -> None:
-    """The database file exists, is a regular file this process can write, and is a database."""
+    """The database file exists (made, durably, when missing) and is a regular file this process may write.
+
+    An existing file is never opened here, only looked at: SQLite alone opens it, because closing any
+    descriptor of a file drops every POSIX lock the process holds on it - SQLite's, of connections
+    other threads have open, included.
+    """
     try:
         info = path.stat()
     except FileNotFoundError:
         info = None
     except OSError as exc:
         raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
-    if info is not None and stat.S_ISDIR(info.st_mode):
+    if info is None:
+        _create(path)
+    elif stat.S_ISDIR(info.st_mode):
         raise StoreError(path, "cannot open: it is a directory (give a file name, e.g. games.sqlite3)")
-    if info is not None and not stat.S_ISREG(info.st_mode):
+    elif not stat.S_ISREG(info.st_mode):
         raise StoreError(path, "cannot open: not a regular file")
+    elif info.st_nlink > 1:
+        raise StoreError(path, another_name(info))
+    elif not os.access(path, os.R_OK | os.W_OK):
+        raise StoreError(path, "cannot open: permission denied")
+
+
+def _create(path: Path) -> None:
     try:
         _make_dirs(path.parent)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+    except FileExistsError:
+        return  # another process made it meanwhile
     except OSError as exc:
         raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
     try:
-        head = os.read(fd, len(SQLITE_MAGIC))
-        if info is None:
-            os.fsync(fd)
-            _fsync_dir(path.parent)
+        os.fsync(fd)
+        _fsync_dir(path.parent)
     except OSError as exc:
         raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
     finally:
         os.close(fd)
-    if head and head != SQLITE_MAGIC[: len(head)]:
-        raise StoreError(
-            path,
-            "not a game store (an old journal file? import it with `magboard history import FILE`)",
-        )
+
+
+def _cannot_open(path: Path, exc: sqlite3.Error) -> StoreError:
+    """Why SQLite cannot open the store, with a damaged store and an old journal file said as such."""
+    name = getattr(exc, "sqlite_errorname", None)
+    if name == "SQLITE_CORRUPT":
+        return damaged(path, reason_of(exc))
+    if name == "SQLITE_NOTADB":  # no SQLite connection has it open now: it may be read
+        try:
+            with open(path, "rb") as existing:
+                head = existing.read(len(SQLITE_MAGIC))
+        except OSError:
+            head = SQLITE_MAGIC
+        if head[: len(SQLITE_MAGIC)] != SQLITE_MAGIC:
+            return StoreError(
+                path, "not a game store (an old journal file? import it with `magboard history import FILE`)"
+            )
+    return StoreError(path, f"cannot open: {reason_of(exc)}")
+
+
+def store_text(data: bytes) -> str:
+    """A TEXT value as a str: bytes that are not UTF-8 (a damaged store) kept as surrogates for the
+    reader to name, rather than an error about the whole query."""
+    return data.decode("utf-8", "surrogateescape")
 
 
 def connect(path: Path) -> sqlite3.Connection:
     """A connection in WAL mode with synchronous=FULL; explicit transactions only."""
     conn = sqlite3.connect(path, timeout=BUSY_MS / 1000, isolation_level=None, check_same_thread=False)
+    conn.text_factory = store_text
     try:
         mode = conn.execute("PRAGMA journal_mode=WAL").fetchone()[0]
         if mode != "wal":
@@ -139,8 +218,9 @@ def open_store(path: Path) -> sqlite3.Connection:
     try:
         conn = connect(path)
     except sqlite3.Error as exc:
-        raise StoreError(path, f"cannot open: {reason_of(exc)}") from None
+        raise _cannot_open(path, exc) from None
     try:
+        check_integrity(conn, path)
         migrate(conn, path)
     except StoreError:
         conn.close()
@@ -149,6 +229,53 @@ def open_store(path: Path) -> sqlite3.Connection:
         conn.close()
         raise StoreError(path, f"cannot write: {reason_of(exc)}") from None
     return conn
+
+
+def _aside(path: Path) -> Path:
+    """A name beside ``path`` for a copy of it that no file has yet."""
+    base = f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"
+    for number in range(1, 1000):
+        copy = path.with_name(base if number == 1 else f"{base}-{number}")
+        if not os.path.lexists(copy):
+            return copy
+    raise StoreError(path, f"cannot repair: too many copies named {base}* beside it already")
+
+
+def repair(path: Path) -> str:
+    """Rebuild a damaged store's indexes after copying it aside; what was done, in one line.
+
+    An index that lost or gained rows (a torn page, a bit flipped on an SD card) is rebuilt from
+    its table, and that is all a REINDEX can do: damage to the tables themselves is said, with the
+    copy kept for sqlite3's ``.recover``.
+    """
+    _prepare_file(path)
+    try:
+        conn = connect(path)
+    except sqlite3.Error as exc:
+        raise _cannot_open(path, exc) from None
+    try:
+        if integrity_problem(conn) is None:
+            return f"{path}: the store is sound; nothing to repair"
+        copy = _aside(path)
+        try:
+            with contextlib.closing(sqlite3.connect(copy)) as target:
+                conn.backup(target)
+        except sqlite3.Error as exc:
+            raise StoreError(path, f"cannot repair: no copy could be made ({reason_of(exc)})") from None
+        try:
+            with transaction(conn):
+                conn.execute("REINDEX")
+            problem = integrity_problem(conn)
+        except sqlite3.Error as exc:
+            problem = reason_of(exc)
+        if problem is not None:
+            raise StoreError(
+                path, f"rebuilding its indexes did not repair it ({problem}); the damaged store is kept as"
+                f" {copy}: sqlite3's .recover may save its games",
+            )  # fmt: skip
+        return f"{path}: repaired (its indexes were rebuilt); the damaged store is kept as {copy}"
+    finally:
+        conn.close()
 
 
 @contextlib.contextmanager

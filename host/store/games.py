@@ -18,7 +18,13 @@ from typing import Any
 from engines import registry
 from engines.game import Game, MoveError, Outcome
 from engines.records import Record
-from host.store.database import BUSY_MS, opened
+from host.numbers import LARGEST_ID
+from host.shown import quoted
+from host.store.database import BUSY_MS, opened, store_text
+
+
+class DamagedGame(sqlite3.DatabaseError):
+    """A stored game whose row no magboard wrote (a value of the wrong type, an unknown status)."""
 
 
 class Status(Enum):
@@ -54,13 +60,29 @@ class StoredGame:
             extra["board"] = self.board
         if self.started_at is not None:
             extra["date"] = stamp(self.started_at)
+        if self.ended_at is not None:
+            extra["ended"] = stamp(self.ended_at)
         if self.outcome is not None:
             extra["result"] = result_text(self.outcome)
         return Record(self.game, self.players, self.options, list(self.moves), extra)
 
 
+STAMP = "%Y-%m-%d %H:%M:%S"
+STAMPS_READ = (STAMP, "%Y-%m-%d %H:%M", "%Y-%m-%d")  # a record typed by hand may give less
+
+
 def stamp(at: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(at))
+    return time.strftime(STAMP, time.localtime(at))
+
+
+def read_stamp(text: str) -> float | None:
+    """The time a record's ``date`` gives (local time, as ``stamp`` writes it), or None if it gives none."""
+    for form in STAMPS_READ:
+        try:
+            return time.mktime(time.strptime(text.strip(), form))
+        except (ValueError, OverflowError):
+            continue
+    return None
 
 
 def result_text(outcome: Outcome) -> str:
@@ -89,22 +111,71 @@ GAME_COLUMNS = (
 )
 
 
+def _is_text(value: Any) -> bool:
+    """Text as magboard stores it: a str, of valid UTF-8 (``store_text`` keeps other bytes as surrogates)."""
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _is_time(value: Any) -> bool:
+    return value is None or (isinstance(value, int | float) and not isinstance(value, bool))
+
+
+def _what(value: Any) -> str:
+    """A stored value as a message names it."""
+    if isinstance(value, str):
+        return quoted(value) if _is_text(value) else "bytes that are not UTF-8"
+    if isinstance(value, bytes):
+        return "a BLOB of 1 byte" if len(value) == 1 else f"a BLOB of {len(value)} bytes"
+    return f"{type(value).__name__} {quoted(repr(value))}"
+
+
 def _from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
+    """A game from its row; DamagedGame names the first value no magboard would have written."""
     (id_, game, options, board, p0, p1, status, started, ended, winner, s0, s1, source) = row
-    status = Status(status)
+    texts = {"game": game, "options": options, "player0": p0, "player1": p1, "source": source}
+    for column, value in {**texts, "board": board or ""}.items():
+        if not _is_text(value):
+            raise DamagedGame(f"game {id_}: its {column} is not text ({_what(value)})")
+    if status not in {s.value for s in Status}:
+        raise DamagedGame(f"game {id_}: its status is {_what(status)}, not playing, finished or abandoned")
+    for column, value in (("started_at", started), ("ended_at", ended)):
+        if not _is_time(value):
+            raise DamagedGame(f"game {id_}: its {column} is not a time ({_what(value)})")
+    if winner not in (None, 0, 1) or not all(s is None or type(s) is int for s in (s0, s1)):
+        raise DamagedGame(f"game {id_}: its result is not one ({_what(winner)}, {_what(s0)}, {_what(s1)})")
     outcome = None
-    if status is Status.FINISHED:
-        outcome = Outcome(winner, None if s0 is None else (s0, s1))
-    options = tuple(options.split())
-    return StoredGame(id_, game, options, board, (p0, p1), status, started, ended, outcome, source)
+    if Status(status) is Status.FINISHED:
+        outcome = Outcome(winner, None if s0 is None or s1 is None else (s0, s1))
+    return StoredGame(
+        id_, game, tuple(options.split()), board, (p0, p1), Status(status), started, ended, outcome, source
+    )
 
 
-def list_games(conn: sqlite3.Connection) -> list[tuple[StoredGame, int]]:
-    """Every game, oldest first, with its number of moves (the moves themselves are not read)."""
+def list_games(
+    conn: sqlite3.Connection, damaged: list[DamagedGame] | None = None
+) -> list[tuple[StoredGame, int]]:
+    """Every game, oldest first, with its number of moves (the moves themselves are not read).
+
+    A damaged game raises DamagedGame; given a list ``damaged``, it goes there and the rest are listed.
+    """
     rows = conn.execute(
         f"SELECT {GAME_COLUMNS}, (SELECT count(*) FROM moves WHERE game_id = games.id) FROM games ORDER BY id"
     ).fetchall()
-    return [(_from_row(row[:-1]), row[-1]) for row in rows]
+    games = []
+    for row in rows:
+        try:
+            games.append((_from_row(row[:-1]), row[-1]))
+        except DamagedGame as exc:
+            if damaged is None:
+                raise
+            damaged.append(exc)
+    return games
 
 
 def recent_games(
@@ -123,11 +194,24 @@ def recent_games(
 
 
 def load_game(conn: sqlite3.Connection, game_id: int) -> StoredGame | None:
+    """The game with this id and its moves; None when there is none (an id SQLite cannot hold included).
+    DamagedGame when its row or a move is one no magboard would have written."""
+    if not 1 <= game_id <= LARGEST_ID:
+        return None
     row = conn.execute(f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
         return None
     stored = _from_row(row)
-    for text, at in conn.execute("SELECT text, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)):
+    for ply, text, at in conn.execute(
+        "SELECT ply, text, at FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
+    ):
+        number = len(stored.moves) + 1
+        if ply != number:
+            raise DamagedGame(f"game {game_id}: its move {number} is missing (the next is {_what(ply)})")
+        if not _is_text(text):
+            raise DamagedGame(f"game {game_id}: its move {number} is not text ({_what(text)})")
+        if not _is_time(at):
+            raise DamagedGame(f"game {game_id}: the time of its move {number} is not a time ({_what(at)})")
         stored.moves.append(text)
         stored.times.append(at)
     return stored
@@ -140,6 +224,11 @@ def in_play(conn: sqlite3.Connection, game_id: str, options: tuple[str, ...]) ->
         (game_id, " ".join(sorted(options))),
     ).fetchone()
     return None if row is None else int(row[0])
+
+
+def abandon(conn: sqlite3.Connection, game_id: int, now: float) -> None:
+    """Mark a game abandoned by its id alone, without reading it (it may be damaged)."""
+    conn.execute("UPDATE games SET status = 'abandoned', ended_at = ? WHERE id = ?", (now, game_id))
 
 
 def insert_game(conn: sqlite3.Connection, stored: StoredGame) -> int:
@@ -184,6 +273,7 @@ def reading(path: Path) -> Iterator[sqlite3.Connection]:
     conn = sqlite3.connect(
         f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=BUSY_MS / 1000, check_same_thread=False
     )
+    conn.text_factory = store_text
     try:
         yield conn
     finally:

@@ -17,6 +17,7 @@ from typing import Any
 
 from engines import registry
 from engines.game import Game, MoveError
+from host.numbers import integer
 from host.store.database import StoreError
 
 KEYWORDS = ("move ", "takeback ", "newgame")
@@ -69,8 +70,8 @@ class _Replay:
                 return f"move {arg!r}: {exc}"
             moves.append(arg)
             self.positions.append(game.play(self.positions[-1], move))
-        elif word == "takeback" and arg.isdigit() and 0 < int(arg) <= len(moves):
-            del moves[-int(arg) :], self.positions[-int(arg) :]
+        elif word == "takeback" and (count := integer(arg)) is not None and 0 < count <= len(moves):
+            del moves[-count:], self.positions[-count:]
         elif entry == "newgame":
             self.journal.games.append([])
             self.positions = [game.start()]

@@ -24,8 +24,10 @@ from typing import Any
 from engines.game import Game, MoveError
 from host.store.database import StoreError, open_store, reason_of, transaction
 from host.store.games import (
+    DamagedGame,
     Status,
     StoredGame,
+    abandon,
     ending,
     in_play,
     insert_game,
@@ -103,6 +105,12 @@ class GameRecorder:
                     path, f"game {current.id} ({game.id}) cannot be resumed: {exc} "
                     "(start another with --new: this one stays in the store)",
                 ) from None  # fmt: skip
+        except DamagedGame as exc:
+            owner.release()
+            conn.close()
+            raise StoreError(
+                path, f"{exc}: it cannot be resumed (start another with --new: this one stays in the store)"
+            ) from None
         except sqlite3.Error as exc:
             owner.release()
             conn.close()
@@ -125,15 +133,20 @@ class GameRecorder:
         options = tuple(sorted(game.chosen))
         with transaction(conn):
             found = in_play(conn, game.id, options)
-            stored = None if found is None else load_game(conn, found)
-            if stored is not None and new:
-                if stored.moves:
-                    stored.status, stored.ended_at = Status.ABANDONED, now
-                else:
-                    stored.started_at = now
+            stored = None
+            if found is not None:
+                try:
+                    stored = load_game(conn, found)
+                except DamagedGame:
+                    if not new:
+                        raise
+            if found is not None and new and (stored is None or stored.moves):
+                abandon(conn, found, now)  # by its id: --new starts afresh even from a damaged game
+                stored = None
+            elif stored is not None and new:  # no moves: that game starts now rather than stays behind
                 assert stored.id is not None
-                update_game(conn, stored.id, stored, kept=len(stored.moves))
-                stored = None if stored.status is Status.ABANDONED else stored
+                stored.started_at = now
+                update_game(conn, stored.id, stored, kept=0)
             if stored is None:
                 stored = StoredGame(None, game.id, options, board, players, Status.PLAYING, now)
                 stored.id = insert_game(conn, stored)

@@ -11,6 +11,15 @@ shows a random code (and a URL and QR code carrying it); the pairing page
 exchanges it for a cookie (HttpOnly, so no script reads it; SameSite=Strict,
 so no other site's page sends it) that lets that browser press the buttons.
 Without it the page only watches.
+
+Wrong codes are counted per client address: MAX_FAILURES a minute from one
+address and that address waits, so a neighbour guessing never locks out the
+owner (a count shared by everyone did: one device sending a wrong code every
+quarter second kept pairing paused for all).  Against many addresses at once
+there is a ceiling, MAX_ALL_FAILURES a minute from everyone: beyond it an
+address waits once it gave GRACE wrong codes, while one with fewer is still
+heard - so the owner gets in even after a typo or two, and guessers get at
+most the ceiling plus GRACE guesses per address a minute, against 2**40 codes.
 """
 
 from __future__ import annotations
@@ -28,8 +37,11 @@ from http.cookies import CookieError, SimpleCookie
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I to misread
 CODE_LENGTH = 8  # 40 bits: with MAX_FAILURES a minute, guessing takes longer than the universe has
 COOKIE = "magboard_pair"
-MAX_FAILURES = 10  # wrong codes per FAILURE_WINDOW_S before pairing pauses
+MAX_FAILURES = 10  # wrong codes per FAILURE_WINDOW_S from one address before that address waits
+MAX_ALL_FAILURES = 100  # from every address together, before those with GRACE wrong codes of their own wait
+GRACE = 3  # wrong codes an address may give while the ceiling is reached: a typo or two
 FAILURE_WINDOW_S = 60.0
+MAX_CLIENTS = 4096  # addresses remembered with their wrong codes; the one longest quiet is forgotten first
 
 
 def is_loopback(host: str) -> bool:
@@ -106,31 +118,66 @@ def network_address() -> str:
     return f"{socket.gethostname()}.local"
 
 
+def client_address(address: str) -> str:
+    """A peer's address as pairing counts it: an IPv4 address reached over IPv6 as itself."""
+    try:
+        ip = ipaddress.ip_address(address.split("%")[0])
+    except ValueError:
+        return address
+    mapped = ip.ipv4_mapped if isinstance(ip, ipaddress.IPv6Address) else None
+    return str(mapped or ip)
+
+
 class Pairing:
-    """The pairing code of one server run and the browsers that gave it."""
+    """The pairing code of one server run, the browsers that gave it, and the wrong codes of late."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
         self._tokens: set[str] = set()
-        self._failures: deque[float] = deque()
+        self._failures: dict[str, deque[float]] = {}  # per address, the one quiet longest first
+        self._all: deque[float] = deque()
         self._clock = clock
 
-    def paused(self) -> bool:
-        """Too many wrong codes lately: no code is checked until they age out."""
-        now = self._clock()
-        while self._failures and now - self._failures[0] > FAILURE_WINDOW_S:
-            self._failures.popleft()
-        return len(self._failures) >= MAX_FAILURES
+    @staticmethod
+    def _age(times: deque[float], now: float) -> deque[float]:
+        while times and now - times[0] > FAILURE_WINDOW_S:
+            times.popleft()
+        return times
 
-    def pair(self, code: str) -> str | None:
-        """A new cookie value for the right code, else None (and the failure counts)."""
-        if self.paused():
+    def _forget(self, now: float) -> None:
+        """Wrong codes older than the window no longer count, nor addresses left without any."""
+        self._age(self._all, now)
+        while self._failures:
+            client, times = next(iter(self._failures.items()))  # the one whose last wrong code is oldest
+            if self._age(times, now):
+                break
+            del self._failures[client]
+
+    def paused(self, client: str) -> bool:
+        """Whether ``client`` must wait: too many wrong codes from it, or from everyone and GRACE from it.
+
+        A client with fewer than GRACE wrong codes of its own in the window is always heard.
+        """
+        now = self._clock()
+        self._forget(now)
+        own = len(self._age(self._failures.get(client, deque()), now))
+        return own >= MAX_FAILURES or (own >= GRACE and len(self._all) >= MAX_ALL_FAILURES)
+
+    def pair(self, code: str, client: str) -> str | None:
+        """A new cookie value for the right code, else None (and the wrong code counts against client)."""
+        if self.paused(client):
             return None
         if secrets.compare_digest(code.strip().upper().encode(), self.code.encode()):
             token = secrets.token_urlsafe(32)
             self._tokens.add(token)
             return token
-        self._failures.append(self._clock())
+        now = self._clock()
+        times = self._failures.pop(client, deque())
+        times.append(now)
+        self._failures[client] = times  # now the most recent
+        self._all.append(now)
+        if len(self._failures) > MAX_CLIENTS:
+            del self._failures[next(iter(self._failures))]
         return None
 
     def paired(self, cookie_headers: list[str]) -> bool:

@@ -11,7 +11,10 @@ DNS-rebinding name), and so is a websocket whose Origin is not the page's own
 must also pair (``pairing``) before its messages count; until then it watches.
 
 Malformed requests get a 4xx answer and a bad message an error message, never
-a closed connection; the inbox holds at most INBOX messages.  Questions
+a closed connection: what is not a GET, or not HTTP at all, is answered before
+websockets sees it (host/web/screening.py).  A refused request is logged by its
+path alone, without the query, where a pairing code would be.  The inbox holds
+at most INBOX messages.  Questions
 (``questions``: message types that change nothing, such as the past games) are
 answered to the asking page alone, one at a time on a thread of their own, so
 neither the live loop nor this loop waits for them; watching pages may ask them.
@@ -38,7 +41,17 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from host.web.access import Pairing, is_loopback, is_own_host, is_unspecified, network_address, split_host
+from host.web.access import (
+    FAILURE_WINDOW_S,
+    Pairing,
+    client_address,
+    is_loopback,
+    is_own_host,
+    is_unspecified,
+    network_address,
+    split_host,
+)
+from host.web.screening import ScreenedConnection
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +82,7 @@ class PageServer:
         self.greeting: list[str] = []  # sent to every page as it connects (the layout, then the picture)
         self.questions: dict[str, Answer] = {}  # message type -> its answer, for the asking page alone
         self._answering = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-answers")
+        self._failures_logged: set[tuple[str, str]] = set()  # (question, exception): traced once
         self._loop = asyncio.new_event_loop()
         self._server: Server | None = None
         self._thread: threading.Thread | None = None
@@ -126,7 +140,7 @@ class PageServer:
         try:
             self._server = await serve(
                 self._talk, self.host, self.port, process_request=self._http, max_size=MAX_MESSAGE,
-                ping_interval=20, ping_timeout=20,
+                ping_interval=20, ping_timeout=20, create_connection=ScreenedConnection,
             )  # fmt: skip
         except OSError as exc:
             self._failure = exc
@@ -183,7 +197,7 @@ class PageServer:
                 return None  # on to the websocket handshake
             refusal = HTTPStatus.FORBIDDEN, origin
         if refusal is not None:
-            log.warning("refused %.80s: %s", request.path, refusal[1])
+            log.warning("refused %.80r: %s", url.path, refusal[1])  # never the query: a code may be in it
             return connection.respond(refusal[0], refusal[1] + "\n")
         if url.path == PAIR_PATH:
             return self._pair(connection, url.query)
@@ -194,10 +208,13 @@ class PageServer:
         if self.pairing is None:
             return _redirect("/")
         code = (parse_qs(query).get("code") or [""])[0]
-        if self.pairing.paused():
-            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "too many wrong codes: wait a minute\n")
+        client = client_address(str(connection.remote_address[0]))
+        if self.pairing.paused(client):
+            wait = connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "too many wrong codes: wait a minute\n")
+            wait.headers["Retry-After"] = str(round(FAILURE_WINDOW_S))
+            return wait
         if code:
-            token = self.pairing.pair(code)
+            token = self.pairing.pair(code, client)
             if token is not None:
                 return _redirect("/", self.pairing.set_cookie(token))
         problem = f"<p>{html.escape(code)} is not the code.</p>" if code else ""
@@ -220,6 +237,22 @@ class PageServer:
         headers["Cache-Control"] = "no-store"
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
 
+    def _answered(self, answer: Answer, message: dict[str, Any]) -> dict[str, Any]:
+        """The answer to a question; a failure of the answer itself is said in one line to the page and
+        logged, with its traceback the first time only: any page may ask, as often as it likes."""
+        try:
+            return answer(message)
+        except Exception as exc:
+            kind = (message["type"], type(exc).__name__)
+            log.error(
+                "answering %.40r failed: %.200s",
+                message["type"],
+                exc,
+                exc_info=kind not in self._failures_logged,
+            )
+            self._failures_logged.add(kind)
+            return {"type": "error", "message": f"the {message['type']!r} question failed: {exc}"}
+
     async def _talk(self, connection: ServerConnection) -> None:
         request = connection.request
         paired = request is not None and self.paired(request.headers)
@@ -230,7 +263,7 @@ class PageServer:
                 message = parse_message(raw)
                 answer = self.questions.get(message.get("type", ""))
                 if "error" not in message and answer is not None:
-                    reply = await self._loop.run_in_executor(self._answering, _answered, answer, message)
+                    reply = await self._loop.run_in_executor(self._answering, self._answered, answer, message)
                     await connection.send(json.dumps(reply))
                     continue
                 if "error" not in message and not paired:
@@ -244,15 +277,6 @@ class PageServer:
                     await connection.send(json.dumps({"type": "error", "message": message["error"]}))
         except ConnectionClosed:
             pass
-
-
-def _answered(answer: Answer, message: dict[str, Any]) -> dict[str, Any]:
-    """The answer to a question; a failure of the answer itself is logged and said in one line."""
-    try:
-        return answer(message)
-    except Exception as exc:
-        log.exception("answering %.40s failed", message["type"])
-        return {"type": "error", "message": f"the {message['type']!r} question failed: {exc}"}
 
 
 PAIR_FORM = """<!doctype html>

@@ -132,7 +132,15 @@ def test_dry_run_prints_every_file_and_writes_nothing(
         (f"level = {'7' * 5000}", "not valid TOML: "),
         ("board = " + "[" * 3000 + "]" * 3000, "not valid TOML: nested too deeply"),
         ("board = " + "{a = " * 3000 + "1" + "}" * 3000, "not valid TOML: nested too deeply"),
-        (".".join(["deep"] * 3000) + " = 1", "deep: unknown key"),
+        (".".join(["deep"] * 3000) + " = 1", "a key of more than 32 dotted parts: no magboard file nests"),
+        ('serial = "/dev/ttyACM0\\nExecStartPre=/bin/sh -c x"', "serial: holds the control character '\\n'"),
+        ('game = "desdemona\\u0000"', "game: holds the control character '\\x00'"),
+        ('board = "desdemona-hall\\u202e"', "board: holds the control character '\\u202e'"),
+        ('page = "127.0.0.1:8765\\r"', "page: holds the control character '\\r'"),
+        ('[colour]\nname = "\\u001b[2J"', "colour.name: holds the control character '\\x1b'"),
+        ('colour = ["ok", "\\u0085"]', "colour[1]: holds the control character '\\x85'"),
+        ('page = "0.0.0.0:0"', "page: port 0 is a different free port at every start, where no browser"),
+        ("seconds = 5e-324", "seconds: must be at least 0.1 s for a service (a weaker AI is a lower level)"),
         ("level = {a.b.c = 1}", "level: must be an integer 1..10, got dict"),
         ("seconds = nan", "seconds: must be a number of seconds above 0 and at most 3600, got nan"),
         ("seconds = inf", "seconds: must be a number of seconds above 0 and at most 3600, got inf"),
@@ -197,10 +205,18 @@ def _toml(text: str) -> str:
 SHARED = [
     ("--level", "level = {}", ["0", "11", "5.0", "abc", "-1", "1e1", "²", "9" * 5000, "10", "1", "+3"]),
     ("--side", "side = {}", ["2", "1.0", "-0", "x", "true", "0", "1"]),
-    ("--seconds", "seconds = {}", ["0", "-1", "nan", "inf", "3601", "1e400", "x", "2", "0.5", "3600"]),
+    (
+        "--seconds",
+        "seconds = {}",
+        ["0", "-1", "nan", "inf", "3601", "1e400", "x", "2", "0.5", "3600", "5e-324"],
+    ),
     ("--port", 'page = "127.0.0.1:{}"', ["0", "99999", "²", "9" * 5000, "-1", "8765", "1.5", " 80", "65535"]),
     ("--host", 'page = "{}:8765"', ["evil.com", "192.0.2.9", " ", " ::1", "0.0.0.0", "127.0.0.1", "::1"]),
 ]
+
+
+# Values `play` takes (for tests and a person trying things) that no service should run with.
+SERVICE_ONLY = {("--port", "0"), ("--seconds", "5e-324")}
 
 
 @pytest.mark.parametrize(("option", "line", "texts"), SHARED, ids=[case[0] for case in SHARED])
@@ -221,6 +237,8 @@ def test_service_check_refuses_every_value_play_refuses(option: str, line: str, 
             assert checked is not None, f"play refuses {option} {text[:20]!r}, service check takes {config!r}"
             assert len(checked) == 1 and "\n" not in checked[0] and len(checked[0]) < 200, checked
             assert checked[0].startswith(line.split(" ")[0] + ": "), checked  # the key, then the reason
+        elif (option, text) in SERVICE_ONLY:
+            assert checked is not None and len(checked) == 1, f"service check takes {config!r}"
         else:
             assert checked is None, f"play takes {option} {text!r}, service check refuses it: {checked}"
     assert 0 < refused_by_play < len(texts)

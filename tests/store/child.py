@@ -8,7 +8,8 @@ starve of disk space and race against:
   the moves it resumes or starts a game with, and ``ack ID PLY MOVE`` once each
   commit has returned.
 - ``hold``: own desdemona and commit one random move per line read from stdin,
-  printing ``ack ID PLY MOVE HEALTH``; closes the store at the end of input.
+  printing ``ack ID PLY MOVE HEALTH``; closes the store at the end of input
+  (``refused REASON`` instead when the store cannot be opened).
 - ``fill``: commit three moves, limit the file size to one byte (writes fail
   as on a full disk), commit three more and take one back, lift the limit,
   commit one more; prints the store's health after each.
@@ -23,6 +24,7 @@ import sys
 from pathlib import Path
 
 from engines import registry
+from host.store.database import StoreError
 from host.store.health import Saved
 from host.store.recorder import GameRecorder
 
@@ -47,7 +49,11 @@ def commit(store: Path, seed: int) -> None:
 
 
 def hold(store: Path) -> None:
-    recorder = GameRecorder.open(store, registry.make("desdemona"), board=None, players=("?", "?"))
+    try:
+        recorder = GameRecorder.open(store, registry.make("desdemona"), board=None, players=("?", "?"))
+    except StoreError as exc:  # a fault injected at open (benchmarks/attacks/faults.py): said, not a crash
+        print(f"refused {exc}", flush=True)
+        return
     rng = random.Random(1)
     print("ready", flush=True)
     for _ in sys.stdin:

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import random
+import stat
+import subprocess
+import time
 from pathlib import Path
 
 import pytest
 
 from engines import registry
 from host.gamearg import state_json
+from host.store.games import read_games
 from host.store.recorder import GameRecorder
 from tests.conftest import run_cli
 
@@ -107,3 +113,117 @@ def test_mistakes_are_one_line(tmp_path: Path, args: tuple[str, ...], message: s
     result = run_cli("history", "--journal", str(store), *(a.format(**names) for a in args))
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr == f"magboard history: {message.format(**names)}\n"
+
+
+def test_mistakes_with_unbounded_files_are_one_line(tmp_path: Path) -> None:
+    store, huge = tmp_path / "games.sqlite3", tmp_path / "huge.txt"
+    with open(huge, "wb") as f:
+        f.truncate(50 * 1024 * 1024)  # 50 MiB of zeros, sparse
+    for path, reason in (
+        (huge, "too large: 50 MiB; at most 16 MiB is read"),
+        (Path("/dev/zero"), "too large: more than 16 MiB, the most read here"),
+        (Path("/dev/urandom"), "too large: more than 16 MiB, the most read here"),
+    ):
+        result = run_cli("history", "--journal", str(store), "import", str(path))
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == f"magboard history: {path}: cannot read: {reason}\n"
+    big_record = tmp_path / "big.txt"
+    big_record.write_text("game: desdemona\n" + "# padding\n" * 200_000)
+    result = run_cli("history", "--journal", str(store), "import", str(big_record))
+    assert result.stderr == f"magboard history: {big_record}: longer than 1024 KiB: not a game record\n"
+    assert history(store, "list") == f"no games in {store} yet\n"
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999999", "0", "-5", "²", "٣"])
+def test_a_game_number_sqlite_cannot_hold_is_one_line(tmp_path: Path, number: str) -> None:
+    for action in ("show", "export"):
+        result = run_cli("history", "--journal", str(tmp_path / "games.sqlite3"), action, number)
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        expected = f"expected a game number 1..{2**63 - 1}, got {number!r}"
+        assert result.stderr.splitlines()[-1] == f"magboard history {action}: error: argument id: {expected}"
+
+
+ESCAPES = "\x1b]0;owned\x07\x1b[2J\x9b31m\u202e"
+
+
+def test_names_from_a_record_are_shown_with_their_escapes_inert(tmp_path: Path) -> None:
+    store, record = tmp_path / "games.sqlite3", tmp_path / "record.txt"
+    record.write_text(f"game: desdemona\nplayer0: Eve{ESCAPES}\nplayer1: Bob\nboard: x\x1b[5m\n\na4-a6\n")
+    assert history(store, "import", str(record)) == f"{record}: imported, games 1\n"
+    for output in (history(store, "list"), history(store, "show", "1")):
+        assert not any(c in output for c in "\x1b\x07\x9b\u202e"), repr(output)
+        assert "Eve\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\u202e - Bob" in output
+    assert "board: x\\x1b[5m " in history(store, "show", "1")
+    assert f"player0: Eve{ESCAPES}\n" in history(store, "export", "1")  # the record itself keeps them
+
+
+def test_an_exported_record_imports_with_its_date_end_and_board(tmp_path: Path) -> None:
+    store, copy = tmp_path / "games.sqlite3", tmp_path / "copy.sqlite3"
+    clock = iter(1_700_000_000.0 + 60 * i for i in range(1000))
+    recorder = GameRecorder.open(
+        store,
+        registry.make("flipfour"),
+        board="flipfour-reed",
+        players=("Ann", "Bo"),
+        clock=lambda: next(clock),
+    )
+    rng = random.Random(5)
+    while not recorder.game.is_over(recorder.positions[-1]):
+        recorder.move(rng.choice(recorder.game.legal_texts(recorder.positions[-1])))
+    recorder.close()
+    exported = tmp_path / "game.txt"
+    history(store, "export", "1", "-o", str(exported))
+    assert history(copy, "import", str(exported)) == f"{exported}: imported, games 1\n"
+    (original,), (imported,) = read_games(store), read_games(copy)
+    assert imported.started_at == original.started_at == 1_700_000_000.0
+    assert imported.ended_at == original.ended_at and imported.ended_at is not None
+    assert (imported.board, imported.players, imported.status) == (
+        "flipfour-reed",
+        ("Ann", "Bo"),
+        original.status,
+    )
+    assert imported.outcome == original.outcome and imported.moves == original.moves
+    assert history(copy, "export", "1") == exported.read_text()  # and round again, the same record
+
+
+def test_a_date_that_is_not_one_is_said_and_left_out(tmp_path: Path) -> None:
+    store, record = tmp_path / "games.sqlite3", tmp_path / "record.txt"
+    record.write_text("game: desdemona\ndate: 2024-02-30\nended: 2024-03-01\n\na4-a6\n")
+    assert history(store, "import", str(record)) == (
+        f"{record}: imported, games 1; date '2024-02-30' is not a date (YYYY-MM-DD HH:MM:SS): not kept\n"
+    )
+    (game,) = read_games(store)
+    assert game.started_at is None and game.ended_at == time.mktime((2024, 3, 1, 0, 0, 0, 0, 0, -1))
+
+
+def export_to(store: Path, target: Path) -> subprocess.CompletedProcess[str]:
+    return run_cli("history", "--journal", str(store), "export", "1", "-o", str(target))
+
+
+def test_an_export_replaces_only_a_regular_file(tmp_path: Path) -> None:
+    """A device node is made here when the kernel lets us (as root); never /dev's own."""
+    store = tmp_path / "games.sqlite3"
+    play_randomly(store, "flipfour", (), seed=2)
+    kept = tmp_path / "kept.txt"
+    kept.write_text("another file\n")
+    (tmp_path / "link.txt").symlink_to(kept)
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "dir").mkdir()
+    refusals = {
+        "link.txt": "is a symbolic link: name the file itself (nothing was written)",
+        "fifo": "is a FIFO, not a regular file (nothing was written)",
+        "dir": "is a directory, not a regular file (nothing was written)",
+        "games.sqlite3": "it is an SQLite database (a game store?): nothing was written",
+    }
+    with contextlib.suppress(PermissionError):
+        os.mknod(tmp_path / "null", 0o666 | stat.S_IFCHR, os.makedev(1, 3))
+        refusals["null"] = "is a character device, not a regular file (nothing was written)"
+    for name, reason in refusals.items():
+        result = export_to(store, tmp_path / name)
+        assert (result.returncode, result.stdout) == (2, "")
+        assert result.stderr == f"magboard history: {tmp_path / name}: cannot write: {reason}\n"
+    assert kept.read_text() == "another file\n" and (tmp_path / "link.txt").is_symlink()
+    assert stat.S_ISFIFO((tmp_path / "fifo").lstat().st_mode) and (tmp_path / "dir").is_dir()
+    assert "null" not in refusals or stat.S_ISCHR((tmp_path / "null").lstat().st_mode)
+    assert len(read_games(store)) == 1  # the store is still the store
+    assert export_to(store, kept).returncode == 0 and kept.read_text().startswith("game: flipfour\n")

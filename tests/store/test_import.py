@@ -104,3 +104,27 @@ def test_magboard_play_imports_the_old_journals_once_and_resumes_their_game(tmp_
     second = play()
     assert (second.returncode, second.stderr) == (0, "")
     assert len(read_games(data / "games.sqlite3")) == 1
+
+
+@pytest.mark.parametrize("count", ["\u00b2", "\u0663", "9" * 5000, "0", "3"])
+def test_a_take_back_count_that_is_not_one_ends_the_import_there(tmp_path: Path, count: str) -> None:
+    said, games = imported(tmp_path, HEADER + f"move a4-a6\ntakeback {count}\nmove a7-a8/a7\n")
+    shown = repr(f"takeback {count}") if len(count) < 100 else ""
+    assert (
+        "line 5: cannot read " + shown in said and ": this line and the 1 after it are not imported" in said
+    )
+    assert games == [(["a4-a6"], Status.PLAYING)]
+
+
+def test_a_journal_that_crashed_every_start_is_said_once_and_the_store_opens(tmp_path: Path) -> None:
+    data = tmp_path / "magboard"
+    data.mkdir()
+    (data / "desdemona.journal").write_text(HEADER + "move a4-a6\ntakeback \u00b2\n")
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    listing = [sys.executable, "-m", "host.cli", "history", "list"]
+    first = subprocess.run(listing, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert first.returncode == 0 and "Traceback" not in first.stderr, first.stderr
+    assert "line 5: cannot read 'takeback ²': this line and the 0 after it are not imported" in first.stderr
+    assert first.stdout.split()[0] == "1" and "desdemona  1 move  playing" in first.stdout
+    second = subprocess.run(listing, capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert (second.returncode, second.stderr) == (0, "")  # imported once: never read again

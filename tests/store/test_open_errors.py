@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from host.store.games import Status, read_games
+from host.store.schema import VERSION
 from tests.conftest import ROOT, run_cli
 
 
@@ -97,7 +98,8 @@ def test_a_store_of_a_newer_version(tmp_path: Path) -> None:
     with sqlite3.connect(store) as conn:
         conn.execute("PRAGMA user_version = 99")
     line = refused(play(store))
-    assert line == f"magboard play: {store}: made by a newer magboard (schema 99; this one knows up to 1)"
+    newer = f"made by a newer magboard (schema 99; this one knows up to {VERSION})"
+    assert line == f"magboard play: {store}: {newer}"
 
 
 def test_a_stored_game_that_no_longer_replays(tmp_path: Path) -> None:

@@ -5,8 +5,10 @@ from __future__ import annotations
 import http.client
 import io
 import json
+import logging
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,7 +18,9 @@ from websockets.sync.client import connect
 from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import load_board
-from host.web.access import MAX_FAILURES, Pairing, split_host
+from host.store.recorder import GameRecorder
+from host.web.access import GRACE, MAX_ALL_FAILURES, MAX_FAILURES, Pairing, client_address, split_host
+from host.web.past_games import PastGames
 from host.web.play_page import welcome_pairing
 from host.web.server import INBOX, MAX_DEPTH, PageServer, parse_message
 from host.web.view import box_counts, layout
@@ -37,9 +41,11 @@ def lan() -> Iterator[PageServer]:
         yield running
 
 
-def response(server: PageServer, path: str, *hosts: str) -> http.client.HTTPResponse:
-    """The answer to a GET with these Host headers (none given: the usual one)."""
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+def response(
+    server: PageServer, path: str, *hosts: str, source: str = "127.0.0.1"
+) -> http.client.HTTPResponse:
+    """The answer to a GET with these Host headers (none given: the usual one), sent from ``source``."""
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5, source_address=(source, 0))
     conn.putrequest("GET", path, skip_host=bool(hosts), skip_accept_encoding=True)
     for host in hosts:
         conn.putheader("Host", host)
@@ -149,8 +155,8 @@ def test_the_layout_places_every_cell_and_joins_flip_fours_points() -> None:
     assert drawn["sides"] == ["Red", "Yellow"] and drawn["tray"] == ["piece:0", "piece:1"]
 
 
-def pair(server: PageServer, code: str) -> http.client.HTTPResponse:
-    return response(server, f"/pair?code={code}")
+def pair(server: PageServer, code: str, source: str = "127.0.0.1") -> http.client.HTTPResponse:
+    return response(server, f"/pair?code={code}", source=source)
 
 
 def test_on_the_network_only_this_machines_names_are_served(lan: PageServer) -> None:
@@ -198,22 +204,70 @@ def test_the_code_pairs_a_browser_with_a_strict_httponly_cookie(lan: PageServer)
     assert lan.inbox.get(timeout=5) == {"type": "button", "name": "hint"}
 
 
-def test_guessing_the_code_pauses_pairing() -> None:
+def wrong(pairing: Pairing) -> str:
+    return "AAAAAAAA" if pairing.code != "AAAAAAAA" else "BBBBBBBB"
+
+
+def test_guessing_the_code_pauses_that_address_and_not_the_owner() -> None:
     now = [0.0]
     pairing = Pairing(clock=lambda: now[0])
     for _ in range(MAX_FAILURES):
-        assert pairing.pair("AAAAAAAA" if pairing.code != "AAAAAAAA" else "BBBBBBBB") is None
-    assert pairing.paused() and pairing.pair(pairing.code) is None  # not even the right code now
+        assert pairing.pair(wrong(pairing), "192.0.2.66") is None
+    assert pairing.paused("192.0.2.66") and pairing.pair(pairing.code, "192.0.2.66") is None  # not even now
+    assert not pairing.paused("192.0.2.10")  # the owner's phone
+    owners = pairing.pair(pairing.code, "192.0.2.10")
+    assert owners is not None and pairing.paired([f"other=1; magboard_pair={owners}"])
     now[0] = 61.0
-    token = pairing.pair(pairing.code)
-    assert token is not None and pairing.paired([f"other=1; magboard_pair={token}"])
+    token = pairing.pair(pairing.code, "192.0.2.66")
+    assert token is not None and pairing.paired([f"magboard_pair={token}"])
     assert not pairing.paired(["magboard_pair=x", "=;;\x00"])
+
+
+def test_many_guessing_addresses_meet_a_ceiling_that_still_hears_the_owner() -> None:
+    now = [0.0]
+    pairing = Pairing(clock=lambda: now[0])
+    guessers = [f"10.0.{i // 250}.{i % 250}" for i in range(MAX_ALL_FAILURES // GRACE + 1)]
+    for guesser in guessers:  # GRACE wrong codes each: no address reaches its own limit
+        for _ in range(GRACE):
+            assert pairing.pair(wrong(pairing), guesser) is None
+    assert all(pairing.paused(guesser) for guesser in guessers)  # the ceiling: every guesser waits
+    for _ in range(GRACE):  # a new address gets GRACE guesses, then waits too
+        assert not pairing.paused("10.9.9.9") and pairing.pair(wrong(pairing), "10.9.9.9") is None
+    assert pairing.paused("10.9.9.9")
+    assert pairing.pair(wrong(pairing), "192.0.2.10") is None  # the owner mistypes once ...
+    assert pairing.pair(pairing.code, "192.0.2.10") is not None  # ... and is heard
+    now[0] = 61.0
+    assert not any(pairing.paused(guesser) for guesser in guessers)
+
+
+def test_an_ipv4_address_seen_over_ipv6_counts_as_itself() -> None:
+    assert client_address("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_address("fe80::1%eth0") == "fe80::1"
+    assert client_address("192.0.2.7") == "192.0.2.7"
 
 
 def test_the_pairing_page_answers_too_many_wrong_codes_with_429(lan: PageServer) -> None:
     for _ in range(MAX_FAILURES):
         assert pair(lan, "WRONG").status == 200
-    assert pair(lan, "WRONG").status == 429
+    paused = pair(lan, "WRONG")
+    assert paused.status == 429 and paused.getheader("Retry-After") == "60"
+
+
+def test_a_neighbour_guessing_all_the_time_never_locks_the_owner_out(lan: PageServer) -> None:
+    """The neighbour at 127.0.0.2 sends a wrong code before and after each of the owner's tries."""
+    assert lan.pairing is not None
+    for attempt in range(3 * MAX_FAILURES):
+        assert pair(lan, "WRONG", source="127.0.0.2").status == (200 if attempt < MAX_FAILURES else 429)
+        if attempt % MAX_FAILURES == MAX_FAILURES - 1:
+            owner = pair(lan, lan.pairing.code, source="127.0.0.3")
+            assert owner.status == 303 and "magboard_pair=" in (owner.getheader("Set-Cookie") or "")
+
+
+def test_a_refused_request_logs_its_path_without_the_code(
+    lan: PageServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert response(lan, "/pair?code=SECRETCODE", f"attacker.example:{lan.port}").status == 403
+    assert "refused '/pair'" in caplog.text and "SECRETCODE" not in caplog.text
 
 
 def test_the_loopback_needs_no_pairing(server: PageServer) -> None:
@@ -283,3 +337,100 @@ def test_a_question_is_answered_to_the_asking_page_alone_and_a_watching_page_may
         lan.publish('{"type": "picture"}')  # sent after the answers: the other page's next message
         assert json.loads(other.recv(timeout=5)) == {"type": "picture"}  # it got no answer
     assert lan.inbox.empty()  # and the live loop was not asked
+
+
+def raw(server: PageServer, data: bytes) -> bytes:
+    """What the server answers to these bytes, up to its closing the connection."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(data)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+    return answer
+
+
+TLS_HELLO = bytes.fromhex("16030100a5010000a10303") + bytes(32) + b"\x00\x00\x04\x13\x01\x13\x02\x01\x00"
+
+
+@pytest.mark.parametrize(
+    ("data", "status"),
+    [
+        (b"POST / HTTP/1.1\r\nHost: {host}\r\n\r\n", 405),
+        (b"POST /pair HTTP/1.1\r\nHost: {host}\r\nContent-Length: 13\r\n\r\ncode=ABCDEFGH", 405),
+        (b"PUT / HTTP/1.1\r\nHost: {host}\r\n\r\n", 405),
+        (b"DELETE /ws HTTP/1.1\r\nHost: {host}\r\n\r\n", 405),
+        (b"HEAD / HTTP/1.1\r\nHost: {host}\r\n\r\n", 405),
+        (b"GET / HTTP/1.1\r\nHost: {host}\r\nContent-Length: 5\r\n\r\nhello", 400),
+        (b"GET / HTTP/1.1\r\nHost: {host}\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", 400),
+        (TLS_HELLO, 400),
+        (b"hello there\r\n\r\n", 400),
+        (b"\x00\xff\xfe garbage", 400),
+        (b"GET / HTTP/2.0\r\nHost: {host}\r\n\r\n", 400),
+        (b"GET /\xc3\xa9 HTTP/1.1\r\nHost: {host}\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nno colon here\r\n\r\n", 400),
+        (b"GET / HTTP/1.1\r\nHost: {host}\r\n" + b"X-Pad: " + b"p" * 20000 + b"\r\n\r\n", 431),
+        (b"GET /" + b"a" * 20000, 414),
+    ],
+    ids=lambda value: value[:20] if isinstance(value, bytes) else str(value),
+)
+def test_what_is_not_a_get_is_answered_with_its_4xx(server: PageServer, data: bytes, status: int) -> None:
+    answer = raw(server, data.replace(b"{host}", f"127.0.0.1:{server.port}".encode()))
+    assert answer.startswith(f"HTTP/1.1 {status} ".encode()), answer[:200]
+    assert (b"\r\nAllow: GET\r\n" in answer) == (status == 405)
+    assert get(server, "/")[0] == 200  # and the server goes on serving
+
+
+def test_a_request_sent_in_pieces_is_served(server: PageServer) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        for piece in (
+            b"GE",
+            b"T / HT",
+            b"TP/1.1\r\nHost: 127.0.0.1:",
+            f"{server.port}\r\n".encode(),
+            b"\r\n",
+        ):
+            sock.sendall(piece)
+        assert sock.recv(100).startswith(b"HTTP/1.1 200 ")
+
+
+def test_a_watchers_replay_of_a_number_sqlite_cannot_hold_is_one_answer_and_no_traceback(
+    lan: PageServer, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = tmp_path / "games.sqlite3"
+    game = registry.make("flipfour")
+    recorder = GameRecorder.open(store, game, board=None, players=("?", "?"))
+    recorder.move(game.legal_texts(game.start())[0])
+    recorder.close()
+    lan.questions.update(PastGames(game, store, live=lambda: None).questions)
+    own = f"http://127.0.0.1:{lan.port}"
+    asks = [json.dumps({"type": "replay", "game": number, "step": 0}) for number in (10**29, -(2**70), 2**63)]
+    got = talk(lan, own, *asks, json.dumps({"type": "replay", "game": 1, "step": 1}), receive=5)  # unpaired
+    assert [answer["type"] for answer in got[1:]] == ["error", "error", "error", "replay"]
+    assert all("there is no game" in answer["message"] for answer in got[1:4])
+    assert not [record for record in caplog.records if record.levelno >= logging.ERROR]
+
+
+def test_a_failing_question_is_traced_once_then_said_in_one_line(
+    server: PageServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(message: dict[str, Any]) -> dict[str, Any]:
+        raise KeyError(message["missing"])
+
+    server.questions["ask"] = broken
+    own = f"http://127.0.0.1:{server.port}"
+    got = talk(server, own, *['{"type": "ask"}'] * 3, receive=4)
+    assert [answer["type"] for answer in got[1:]] == ["error"] * 3
+    failures = [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert len(failures) == 3 and [bool(record.exc_info) for record in failures] == [True, False, False]
+
+
+def test_bytes_after_a_request_are_not_taken_for_websocket_frames(server: PageServer) -> None:
+    host = f"127.0.0.1:{server.port}"
+    assert raw(server, f"GET / HTTP/1.1\r\nHost: {host}\r\n\r\nhello".encode()).startswith(b"HTTP/1.1 200 ")
+    handshake = (
+        f"GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nOrigin: http://{host}\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", server.port), timeout=5) as sock:
+        sock.sendall(handshake.encode() + b"\x00junk before the answer")
+        assert sock.recv(12) == b"HTTP/1.1 101"
