@@ -70,6 +70,8 @@ def make_session(
     if journal_path is not None:
         players = players_of(settings, opponent)
         recorder = GameRecorder.open(journal_path, game, board=board.id, players=players, new=new)
+    if opponent is not None:
+        opponent.start(game)
     model = SensorModel(board)
     return Session(
         game, model.reading_of, Reading.EMPTY, opponent=opponent, journal=recorder, settings=settings,
