@@ -11,6 +11,7 @@ from engines.ai.levels import HIGHEST, LOWEST
 from engines.game import Game
 from host.cli import CliError
 from host.gamearg import add_game_arguments, add_workers_argument, make_game, play_moves
+from host.stopping import until_stopped
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -42,6 +43,10 @@ def analysis_json(game: Game[Any, Any], pos: Any, found: Analysis) -> dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
+    return until_stopped(lambda: analyse(args))
+
+
+def analyse(args: argparse.Namespace) -> int:
     if not LOWEST <= args.level <= HIGHEST:
         raise CliError(f"--level must be {LOWEST}..{HIGHEST}")
     if args.seconds is not None and args.seconds <= 0:
