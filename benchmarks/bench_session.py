@@ -1,7 +1,7 @@
 """The session's host time per reading, against an older revision in the same run; and power cuts.
 
     .venv/bin/python benchmarks/bench_session.py [--game GAME ...] [--plies 40] [--games 3]
-                                                 [--against 3d2d138] [--kills 0]
+                                                 [--against 3d2d138] [--repeat 1] [--kills 0]
 
 1. Latency (benchmarks/session_probe.py, run once on this tree and once on ``--against``, checked out
    from git into a temporary directory): random games of two people on each game's Hall board, readings
@@ -10,8 +10,12 @@
    - settled snapshot -> LED frame: every reading or tick that changed the lights;
    - commit -> next reading matchable: the commit, then what the session needs before it can judge the
      next reading (the old one lists every successor's reading; this one indexes moves by cell).
+   - gc pause: every garbage collection meanwhile (the collector is on, set up as `magboard play` sets
+     it up),
    and the ratio old / new.  A Raspberry Pi 4 is 3-4 times slower than this machine: the Pi budget is
-   5 ms here.
+   5 ms here.  With ``--repeat N`` each tree plays the same games N times (taking turns) and a call's
+   time is its least of the N, which filters out most of what other work on a shared machine adds;
+   the gc figures are then the least of the N runs' figures (collections need not fall alike).
 2. Power cuts (``--kills N``): `magboard play --script` is killed (SIGKILL, the whole process group) at
    random moments while it plays random moves, until the store holds N moves; every move printed as
    committed before a kill must be in the store afterwards.
@@ -43,7 +47,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def latency(root: Path, game_id: str, plies: int, seed: int, games: int) -> dict[str, list[float]]:
     """The probe's timings for the tree at ``root`` (its packages first on the path)."""
     probe = ROOT / "benchmarks" / "session_probe.py"
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    # One hash seed, so that every run of a tree makes the same calls.
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"}
     out = subprocess.run(
         [sys.executable, str(probe), game_id, str(plies), str(seed), str(games)],
         capture_output=True, text=True, env=env, cwd=root, check=True,
@@ -123,6 +128,21 @@ def figures(values: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered), percentile(ordered, 0.99), ordered[-1]
 
 
+def least(runs: list[dict[str, list[float]]], key: str) -> tuple[int, tuple[float, float, float]]:
+    """(count, p50/p99/max) of ``key`` over repeated runs: each call's least time, or for the
+    collections, each figure's least."""
+    if key == "gc":
+        each = [figures(run[key]) for run in runs]
+        return min(len(run[key]) for run in runs), (min(f[0] for f in each), min(f[1] for f in each),
+                                                    min(f[2] for f in each))  # fmt: skip
+    counts = {len(run[key]) for run in runs}
+    if len(counts) != 1:
+        raise SystemExit(
+            f"the runs made different calls ({key}: {sorted(counts)}): cannot take each call's least"
+        )
+    return counts.pop(), figures([min(times) for times in zip(*(run[key] for run in runs), strict=True)])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", choices=registry.available(), help="game (repeatable)")
@@ -130,6 +150,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=3, help="random games per game")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--against", default="3d2d138", help="the older revision to measure beside this tree")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each tree; a call's time is its least")
     parser.add_argument("--kills", type=int, default=0, help="moves to reach through power cuts (0: none)")
     args = parser.parse_args()
     print(f"{'game':<12} {'measure':<22} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}   "
@@ -137,13 +158,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         old_root = checkout(args.against, Path(tmp))
         for game_id in args.game or registry.available():
-            new = latency(ROOT, game_id, args.plies, args.seed, args.games)
-            old = latency(old_root, game_id, args.plies, args.seed, args.games)
-            for key, label in (("frame", "snapshot -> LED frame"), ("matchable", "commit -> matchable")):
-                n50, n99, nmax = figures(new[key])
-                o50, o99, omax = figures(old[key])
+            new, old = [], []
+            for _ in range(args.repeat):
+                new.append(latency(ROOT, game_id, args.plies, args.seed, args.games))
+                old.append(latency(old_root, game_id, args.plies, args.seed, args.games))
+            measures = (
+                ("frame", "snapshot -> LED frame"),
+                ("matchable", "commit -> matchable"),
+                ("gc", "gc pause"),
+            )
+            for key, label in measures:
+                count, (n50, n99, nmax) = least(new, key)
+                _, (o50, o99, omax) = least(old, key)
                 print(
-                    f"{game_id:<12} {label:<22} {len(new[key]):>5} {n50:>8.2f} {n99:>8.2f} {nmax:>8.2f}   "
+                    f"{game_id:<12} {label:<22} {count:>5} {n50:>8.2f} {n99:>8.2f} {nmax:>8.2f}   "
                     f"{o50:>8.2f} {o99:>8.2f} {omax:>8.2f}   {o99 / n99:>8.1f}x"
                 )
     if args.kills:
