@@ -47,24 +47,24 @@ def cores() -> int:
     return len(os.sched_getaffinity(0))
 
 
-# In a worker: how many workers of its pool have started (shared by the pool, set by ``_arrive``).
-_arrived: Any = None
+# In a worker: how many of its pool's workers hold a start-up task (shared by the pool, set by ``_arrive``).
+_holding: Any = None
 
 
-def _arrive(arrived: Any) -> None:
-    global _arrived
+def _arrive(holding: Any) -> None:
+    global _holding
     # Ctrl-C at a terminal reaches the whole process group: the workers' owner stops them (stop).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    with arrived.get_lock():
-        arrived.value += 1
-    _arrived = arrived
+    _holding = holding
 
 
 def _hold(size: int) -> int:
-    """Keep this worker busy until all ``size`` workers have started: while no worker is idle, each
-    task submitted starts a worker of its own, so ``size`` of these start the whole pool."""
+    """Keep this worker busy until ``size`` workers hold one of these: while no worker is idle, each
+    task submitted starts a worker of its own, so ``size`` of these start the whole pool, one each."""
+    with _holding.get_lock():
+        _holding.value += 1
     end = time.monotonic() + START_S
-    while _arrived.value < size and time.monotonic() < end:
+    while _holding.value < size and time.monotonic() < end:
         time.sleep(HOLD_POLL_S)
     return os.getpid()
 
@@ -77,7 +77,7 @@ class _Pool:
         self.size = size
         self.ready = threading.Event()
         self.executor: ProcessPoolExecutor | None = None
-        self._started: Any = None  # the count of workers started, shared with them
+        self._holding: Any = None  # how many workers hold a start-up task, shared with them
         self.stopped = False
         self._lock = threading.Lock()
         self._starting = threading.Thread(target=self._start, name="ai-workers", daemon=True)
@@ -87,13 +87,13 @@ class _Pool:
         try:
             context = multiprocessing.get_context(START_METHOD)
             context.set_forkserver_preload(PRELOAD)
-            started = context.Value("i", 0)
+            holding = context.Value("i", 0)
             with self._lock:
                 if self.stopped:
                     return
-                self._started = started
+                self._holding = holding
                 self.executor = ProcessPoolExecutor(
-                    self.size, mp_context=context, initializer=_arrive, initargs=(started,)
+                    self.size, mp_context=context, initializer=_arrive, initargs=(holding,)
                 )
             futures = [self.executor.submit(_hold, self.size) for _ in range(self.size)]
             pids = {future.result(START_S) for future in futures}
@@ -106,10 +106,10 @@ class _Pool:
         """End the workers (``wait``: and wait until they have ended)."""
         with self._lock:
             self.stopped = True
-            executor, started = self.executor, self._started
-        if started is not None:
-            with started.get_lock():
-                started.value = self.size  # no worker waits for the others any more
+            executor, holding = self.executor, self._holding
+        if holding is not None:
+            with holding.get_lock():
+                holding.value = self.size  # no worker waits for the others any more
         if executor is not None:
             executor.shutdown(wait=wait, cancel_futures=True)
         if wait:
