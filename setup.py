@@ -17,7 +17,7 @@ from setuptools import Extension, setup
 # Left interpreted: Desdemona's evaluation floods queen distances on 228-bit ints, far beyond mypyc's
 # machine-word ints, and compiled every shift and mask of them costs more than in the interpreter
 # (measured: the Desdemona search at 0.8 times its pure speed with this module compiled, 1.2 without).
-INTERPRETED = {"engines/ai/desdemona_bits.py"}
+INTERPRETED = {"engines/desdemona/bits.py"}
 
 
 def compiled_engines() -> list[Extension]:

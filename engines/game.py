@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from engines.geometry import Geometry
+from engines.outcome import Outcome as Outcome
 from engines.physical import Thing
-from engines.pickling import by_fields
+from engines.table import Table
 
 P = TypeVar("P")
 M = TypeVar("M", bound=Hashable)
@@ -32,35 +32,25 @@ class MoveError(ValueError):
     """A move text that is malformed or names a move that is not legal here."""
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended.
-
-    ``winner`` is the player who won, or None for a draw.  ``score`` is
-    [player 0, player 1] for games that count points and None for the others.
-    """
-
-    winner: int | None
-    score: tuple[int, int] | None = None
-
-    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
-        return by_fields(self)
-
-
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # pickled: see engines/pickling.py
 class Game(ABC, Generic[P, M]):
     """The rules of one game: everything else in the project asks these methods.
 
     Subclasses set ``id``, ``name``, ``geometry`` and ``options`` (the names of
-    the rule options the game accepts; the chosen ones are in ``chosen``).
-    Compiled with mypyc (README), the class still takes subclasses written in
-    Python, and ``id``, ``name`` and ``options`` stay readable on the class.
+    the rule options the game accepts; the chosen ones are in ``chosen``),
+    ``table`` (what the game is at the table: objects, words, drawing; see
+    engines/table.py) and ``ai_policy`` ("module:class" of its AI policy,
+    imported only when the AI plays it).  Compiled with mypyc (README), the
+    class still takes subclasses written in Python, and these stay readable on
+    the class.
     """
 
     id: ClassVar[str]
     name: ClassVar[str]
     geometry: Geometry
     options: ClassVar[frozenset[str]] = frozenset()
+    table: ClassVar[Table]
+    ai_policy: ClassVar[str] = ""
 
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
         unknown = sorted(chosen - self.options)

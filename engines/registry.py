@@ -1,50 +1,70 @@
-"""Which games exist, and how to make one by id.
+"""Which games are installed, and how to make one by id.
 
-Each game lives in its own module; the registry imports it only when asked, so
-a tool that needs one game does not pay for loading the others.
+Games are found, not listed: every installed distribution may register games in
+the ``magboard.games`` entry-point group (``id = "package.module:GameClass"``),
+magboard's own four the same way (pyproject.toml).  A game's module is imported
+only when the game is asked for, so a tool that needs one game does not pay for
+loading the others, and a broken third-party game is reported and left out
+instead of taking every command down with it.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
-from importlib import import_module
+from functools import cache
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from engines.game import Game
 
-# id -> "module:class".  The order is the order `magboard games` prints.
-GAMES: dict[str, str] = {
-    "kingofrings": "engines.kingofrings:KingOfRings",
-    "desdemona": "engines.desdemona:Desdemona",
-    "spacetiles": "engines.spacetiles:SpaceTiles",
-    "flipfour": "engines.flipfour:FlipFour",
-}
+GROUP = "magboard.games"
+# The game `magboard play` and the service play when none is named.
+DEFAULT = "desdemona"
 
 
 class UnknownGameError(ValueError):
     pass
 
 
-def available() -> list[str]:
-    """The ids of the games whose engines are installed."""
-    out = []
-    for game_id, target in GAMES.items():
-        module = target.partition(":")[0]
-        try:
-            import_module(module)
-        except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
-            continue
-        out.append(game_id)
+@cache
+def _entries() -> dict[str, EntryPoint]:
+    """The registered games by id, in the order their distributions declare them (read once: reading every
+    installed distribution's metadata costs milliseconds)."""
+    out: dict[str, EntryPoint] = {}
+    for entry in entry_points(group=GROUP):
+        out.setdefault(entry.name, entry)
     return out
+
+
+@cache
+def _load(game_id: str) -> type[Game[Any, Any]] | None:
+    """The game class registered as ``game_id``, or None (said once on stderr) when it cannot be loaded."""
+    entry = _entries().get(game_id)
+    if entry is None:
+        return None
+    try:
+        loaded = entry.load()
+    except Exception as exc:  # a third-party game's import may fail in any way
+        print(f"magboard: game {game_id!r} ({entry.value}) cannot be loaded: {exc}", file=sys.stderr)
+        return None
+    if not (isinstance(loaded, type) and issubclass(loaded, Game)) or loaded.id != game_id:
+        print(
+            f"magboard: game {game_id!r} ({entry.value}) is not a Game with id {game_id!r}", file=sys.stderr
+        )
+        return None
+    return loaded
+
+
+def available() -> list[str]:
+    """The ids of the installed games that load."""
+    return [game_id for game_id in _entries() if _load(game_id) is not None]
 
 
 def make(game_id: str, options: Iterable[str] = ()) -> Game[Any, Any]:
     """A game by id with the named rule options switched on."""
-    if game_id not in GAMES or game_id not in available():
-        known = ", ".join(available())
+    cls = _load(game_id)
+    if cls is None:
+        known = ", ".join(available()) or "none: install magboard (pip install -e .)"
         raise UnknownGameError(f"unknown game {game_id!r} (known: {known})")
-    module, _, cls = GAMES[game_id].partition(":")
-    game: Game[Any, Any] = getattr(import_module(module), cls)(frozenset(options))
-    return game
+    return cls(frozenset(options))

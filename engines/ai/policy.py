@@ -138,19 +138,10 @@ def terminal_value(game: Rules[Any, Any], pos: Any) -> float | None:
     return WIN if outcome.winner == game.to_move(pos) else -WIN
 
 
-# game id -> "module:class" of its policy, imported on first use.
-POLICIES: dict[str, str] = {
-    "desdemona": "engines.ai.desdemona:DesdemonaPolicy",
-    "kingofrings": "engines.ai.kingofrings:KingOfRingsPolicy",
-    "spacetiles": "engines.ai.spacetiles:SpaceTilesPolicy",
-    "flipfour": "engines.ai.flipfour:FlipFourPolicy",
-}
-
-
 def policy_for(game: Game[Any, Any]) -> Policy[Any, Any]:
-    """The game's own policy, or the rules-only default for a game without one."""
-    target = POLICIES.get(game.id)
-    if target is None:
+    """The game's own policy (``Game.ai_policy``), or the rules-only default for a game without one."""
+    target = game.ai_policy
+    if not target:
         return Policy(game)
     module, _, cls = target.partition(":")
     try:

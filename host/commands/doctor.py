@@ -15,15 +15,14 @@ import argparse
 import sys
 from typing import TextIO
 
-from host.cli import CliError
+from engines import registry
+from host.cli_error import CliError
 from host.doctor.bench import Bench, real_bench, simulated_bench
 from host.doctor.checks import run_checks
 from host.doctor.report import Report
 from host.gamearg import board_argument
 from host.session.setup import default_board
 from host.sim.firmware_process import FirmwareProcessError
-
-SIMULATED_GAME = "desdemona"  # the board simulated without --board: the one `magboard play` defaults to
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,7 +31,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--board",
         metavar="ID|FILE",
         help="board id or file (default: the one the Pico names with --serial, "
-        f"else {default_board(SIMULATED_GAME)})",
+        f"else {default_board(registry.DEFAULT)})",
     )
     p.add_argument("--serial", metavar="PORT", help="a real board on this serial port, or 'auto' to find it")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensor noise")
@@ -50,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
             with real_bench(port, board, sys.stdin, sys.stdout) as bench:
                 report = examine(bench, sys.stdout)
         else:
-            board = board_argument(args.board or default_board(SIMULATED_GAME))
+            board = board_argument(args.board or default_board(registry.DEFAULT))
             with simulated_bench(board, seed=args.seed, emulated=args.emulated) as bench:
                 report = examine(bench, sys.stdout)
     except FirmwareProcessError as exc:

@@ -32,12 +32,11 @@ from typing import Any, TextIO
 from engines import registry
 from engines.game import MoveError
 from host import play_values
-from host.cli import CliError
+from host.cli_error import CliError
 from host.drivers.interfaces import DriverError
 from host.gamearg import add_workers_argument
 from host.hardware.loading import BoardFileError
-from host.link.device_link import LinkError, LinkStatus
-from host.session import words
+from host.link.status import LinkError, LinkStatus
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
@@ -69,7 +68,7 @@ HELP = """Type a move (e.g. a4-a6) and the simulated hands make it, or physical 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("play", help="play on the simulated board (default) or a real one")
-    p.add_argument("game", nargs="?", default="desdemona", help="game id (default: desdemona)")
+    p.add_argument("game", nargs="?", default=registry.DEFAULT, help=f"game id (default: {registry.DEFAULT})")
     p.add_argument("--option", action="append", default=[], metavar="NAME", help="rule option (repeatable)")
     p.add_argument("--board", help="board id or file (default: GAME-hall; see `magboard hardware list`)")
     p.add_argument("--serial", metavar="PORT", help="a real board on this serial port, or 'auto' to find it")
@@ -358,8 +357,7 @@ def draw(table: Table, out: TextIO) -> None:
     out.write("\n" + game.render(view.position) + "\n")
     score = game.score(view.position)
     if score is not None:
-        sides = words.sides(game)
-        out.write(f"score: {sides[0]} {score[0]}, {sides[1]} {score[1]}\n")
+        out.write(f"score: {game.table.score_words(score)}\n")
     if view.moves:
         out.write("moves: " + " ".join(view.moves[-8:]) + "\n")
     out.write(view.status + "\n")

@@ -18,10 +18,10 @@ from host.doctor.firmware_version import shipped_version, version_text
 from host.doctor.report import CheckResult, Report, Status, failed, passed, skipped
 from host.drivers.interfaces import RGB, DriverError
 from host.hardware.loading import BoardFileError, load_board
-from host.hardware.objects import colours_of
 from host.hardware.sensing import CellReadings, Reading, SensorModel, SnapshotError
 from host.hardware.spec import LED_PICO, BoardSpec
-from host.link.device_link import Expectation, LinkError
+from host.link.expectation import Expectation
+from host.link.status import LinkError
 
 READY_S = 10.0
 ANSWER_S = 1.0  # for a PING
@@ -116,7 +116,7 @@ def probe_thing(board: BoardSpec) -> Thing | None:
     """An object every sensor of this build feels on its own (a piece with a strong magnet)."""
     model = SensorModel(board)
     for kind, spec in board.objects.items():
-        for colour in colours_of(spec.role):
+        for colour in spec.role.colours:
             thing = Thing(kind, colour)
             if model.reading_of((thing,)) is not Reading.EMPTY:
                 return thing

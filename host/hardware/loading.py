@@ -16,8 +16,8 @@ from typing import Any
 
 import hardware
 from engines import geometry as geometries
-from engines.registry import GAMES
-from host.hardware.objects import GAME_OBJECTS, NEUTRAL
+from engines import registry
+from engines.table import Role
 from host.hardware.reader import Problems, Table, parse_toml
 from host.hardware.spec import (
     BUTTONS,
@@ -39,6 +39,7 @@ from host.hardware.spec import (
 BOARDS_DIR = Path(hardware.__file__).parent / "boards"
 FORMAT = 1
 MAX_GEOMETRY_ARG = 26  # files are named a-z
+MAX_SETTLE_US = 100  # as the firmware's board_config.json reader allows
 
 GEOMETRIES: dict[str, tuple[Callable[..., geometries.Geometry], int]] = {
     "square_grid": (geometries.square_grid, 2),
@@ -120,7 +121,7 @@ def _parse(top: Table, source: Path, problems: Problems) -> BoardSpec | None:
     if board_id and board_id != source.stem:
         problems.add("id", f"{board_id!r} differs from the file name {source.stem!r}")
     name = top.text("name")
-    game = top.text("game", choices=tuple(GAMES))
+    game = top.text("game", choices=tuple(registry.available()))
     geometry_name = top.text("geometry", choices=tuple(GEOMETRIES))
     geometry_args = tuple(top.integers("geometry_args"))
     geometry = None
@@ -182,6 +183,7 @@ def _sensor(t: Table) -> SensorSpec:
         "cols": t.integer("cols", minimum=1, maximum=16),
         "debounce_ms": t.integer("debounce_ms", minimum=1, maximum=1000),
         "scan_period_us": t.integer("scan_period_us", minimum=250, maximum=50_000),
+        "settle_us": t.integer("settle_us", minimum=0, maximum=MAX_SETTLE_US),
     }
     if model == REED or model not in SENSOR_MODELS:
         t.finish()
@@ -226,7 +228,9 @@ def _pico(t: Table, model: str) -> PicoPins:
 
 
 def _objects(t: Table, game: str) -> dict[str, ObjectSpec]:
-    roles = GAME_OBJECTS.get(game, {})
+    roles = (
+        {k.kind: k.role for k in registry.make(game).table.objects} if game in registry.available() else {}
+    )
     out = {}
     for kind, sub in t.subtables():
         if kind not in roles:
@@ -258,11 +262,11 @@ def _check_poles(t: Table, obj: ObjectSpec) -> None:
         if obj.pole_down:
             t.problems.add(key, "an object without a magnet has no pole")
         return
-    wanted = 1 if obj.role == NEUTRAL else 2
+    wanted = len(obj.role.colours)
     if len(obj.pole_down) != wanted:
         shape = "one pole" if wanted == 1 else "a list of two poles, for colour 0 and colour 1"
-        t.problems.add(key, f"a {obj.role} {obj.kind} with a magnet needs {shape}")
-    elif obj.role == "reversible" and obj.pole_down[0] == obj.pole_down[1]:
+        t.problems.add(key, f"a {obj.role.value} {obj.kind} with a magnet needs {shape}")
+    elif obj.role is Role.REVERSIBLE and obj.pole_down[0] == obj.pole_down[1]:
         t.problems.add(key, f"turning a {obj.kind} over turns its magnet: the two poles must differ")
 
 

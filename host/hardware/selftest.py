@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from engines.physical import Thing
 from host.drivers.interfaces import RGB
 from host.hardware import calibration
-from host.hardware.objects import colours_of
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import STRONG, WEAK, BoardSpec
 from host.sim.virtual_board import SensorPhysics, SimClock, VirtualBoard
@@ -38,9 +37,7 @@ def led_walk(board: BoardSpec, colour: RGB = WALK_COLOUR) -> list[list[RGB]]:
 
 def probes(board: BoardSpec) -> list[tuple[Thing, ...]]:
     """Every object alone, and each strong-magnet object on each weak-magnet one (a piece on a tile)."""
-    singles = [
-        (Thing(kind, colour),) for kind, spec in board.objects.items() for colour in colours_of(spec.role)
-    ]
+    singles = [(Thing(kind, colour),) for kind, spec in board.objects.items() for colour in spec.role.colours]
     weak = [stack for stack in singles if board.objects[stack[0].kind].magnet == WEAK]
     strong = [stack for stack in singles if board.objects[stack[0].kind].magnet == STRONG]
     return singles + [low + high for low in weak for high in strong]

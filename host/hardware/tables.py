@@ -9,7 +9,6 @@ from __future__ import annotations
 from engines.physical import Thing
 from host.hardware.drawing import address_label
 from host.hardware.firmware_config import config_text
-from host.hardware.objects import colours_of
 from host.hardware.power import worst_case_ma
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import (
@@ -124,12 +123,12 @@ def wiring_markdown(board: BoardSpec) -> str:
         "|---|---|---|---|---|",
     ]
     for kind, spec in board.objects.items():
-        colours = colours_of(spec.role)
+        colours = spec.role.colours
         poles = " / ".join(
             f"{spec.pole(c) or '-'}" + (f" (colour {c})" if c is not None else "") for c in colours
         )
         reads = " / ".join(model.reading_of((Thing(kind, c),)).value for c in colours)
-        lines.append(f"| {kind} ({spec.role}) | {spec.count} | {spec.magnet} | {poles} | {reads} |")
+        lines.append(f"| {kind} ({spec.role.value}) | {spec.count} | {spec.magnet} | {poles} | {reads} |")
     lines += [
         "",
         "## LED power",

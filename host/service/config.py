@@ -26,7 +26,7 @@ from host.hardware.loading import BoardFileError, load_board
 from host.hardware.reader import Problems, Table, parse_toml
 from host.session.setup import default_board
 
-DEFAULT_GAME = "desdemona"
+DEFAULT_GAME = registry.DEFAULT
 AUTO = "auto"
 
 

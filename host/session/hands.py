@@ -103,7 +103,7 @@ class Hands:
         """An object whose magnet the sensors feel: what a player taps an empty cell with."""
         for kind, spec in self.rig.board.objects.items():
             if spec.pole_down and spec.magnet == "strong":
-                return Thing(kind, 0 if spec.role != "neutral" else None)
+                return Thing(kind, spec.role.colours[0])
         raise ValueError("this board has no object with a magnet to tap with")
 
     def _lift(self, cell: str) -> Thing:
@@ -111,5 +111,11 @@ class Hands:
             return self.rig.virtual.lift(cell)
 
     def _place(self, cell: str, thing: Thing) -> None:
+        objects = self.rig.board.objects
+        if thing.kind not in objects:
+            raise ValueError(f"this board has no {thing.kind!r} (its objects: {', '.join(objects)})")
+        if thing.colour not in objects[thing.kind].role.colours:
+            shows = "no colour" if thing.colour is not None else "a colour (KIND:0 or KIND:1)"
+            raise ValueError(f"a {thing.kind} on this board needs {shows}")
         with self.rig.lock:
             self.rig.virtual.place(cell, thing)

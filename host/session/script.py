@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engines.physical import KINDS, Thing
+from engines.physical import Thing
 
 BUTTONS = ("confirm", "new_game", "hint", "take_back")
 CELL_RE = re.compile(r"^[a-z]\d{1,2}$")
@@ -57,12 +57,14 @@ def format_action(action: Action) -> str:
 
 
 def parse_thing(text: str) -> Thing:
+    """An object as a script names it: KIND or KIND:COLOUR (which kinds a board has, its hands check)."""
     kind, _, colour = text.partition(":")
-    if kind not in KINDS:
-        raise ValueError(f"unknown object {kind!r} (known: {', '.join(KINDS)})")
     if colour and colour not in ("0", "1"):
         raise ValueError(f"colour must be 0 or 1, got {colour!r}")
-    return Thing(kind, int(colour) if colour else None)
+    try:
+        return Thing(kind, int(colour) if colour else None)
+    except ValueError:
+        raise ValueError(f"not an object: {text!r} (expected KIND or KIND:COLOUR, e.g. stone:0)") from None
 
 
 def parse(text: str, cells: set[str]) -> list[Action]:

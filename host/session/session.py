@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from engines.game import Game
 from engines.physical import Thing
-from host.hardware.objects import reversible_kinds
+from engines.table import Role
 from host.session import core
 from host.session.ai_worker import AiWorker, Opponent
 from host.session.core import Settings
@@ -87,7 +87,7 @@ class Session:
         self.journal = journal
         self.settings = settings or Settings()
         self.names = game.geometry.names
-        reversible = reversible_kinds(game.id)
+        reversible = game.table.kinds(Role.REVERSIBLE)
         self._ctx = core.Context(
             game, reading_of, empty, self.settings, reversible, describe, hints=opponent is not None
         )
@@ -182,6 +182,17 @@ class Session:
     def expect(self) -> Expectations[Hashable]:
         """The expectations of the committed position (for the benchmark and the tests)."""
         return self._ctx.expect(self._state)
+
+    def placements(self, thing: Thing) -> frozenset[str]:
+        """The cells where a legal move on the way puts ``thing`` from a hand or the box (the page's dots for
+        an object taken from the tray: the sensors cannot see a hand above the board)."""
+        state = self._state
+        if state.away is not None or state.thinking or self.game.is_over(state.log.position):
+            return frozenset()
+        tracker = self._ctx.tracker(state)
+        reading = state.reading if state.reading is not None else self._ctx.expect(state).reading
+        found = tracker.placements(reading, state.evidence, state.now, thing)
+        return frozenset(self.names[i] for i in found)
 
     @property
     def opponent_seconds(self) -> float | None:

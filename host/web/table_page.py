@@ -23,7 +23,7 @@ from engines.physical import Thing
 from host.hardware.sensing import SensorModel
 from host.session.diff import hand_actions
 from host.session.hands import Hands
-from host.session.intent import AiMove, Button
+from host.session.intent import AiMove, Button, Choose, Confirm, Lifted
 from host.session.session_view import SessionView
 from host.session.setup import Table
 from host.web.gestures import Gestures
@@ -48,6 +48,12 @@ class TablePage:
         self._layout = json.dumps(layout(table.game, table.board, simulated=table.rig is not None))
         self._last = ""
         self._goal: tuple[tuple[Any, ...], Any] | None = None
+        self._places: tuple[tuple[Any, ...], frozenset[str]] | None = None
+        # A move typed in the box, once made by the hands: (the moves before it, its text).  The board may
+        # then ask for Confirm or which move it was (a Flip Four piece alone, a reed board's twins), and the
+        # page answers for the player, who has already said which move they meant.
+        self._typed_move: tuple[tuple[str, ...], str] | None = None
+        self._answered: Any = None  # the intent last answered for a typed move: each is answered once
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands")
         self._busy: list[Future[None]] = []
 
@@ -63,6 +69,7 @@ class TablePage:
                 break
             self._handle(message)
         self._collect()
+        self._answer_typed(self.table.session.view())
         text = json.dumps(self._picture(self.table.session.view()))
         if text != self._last:
             self._last = text
@@ -83,23 +90,39 @@ class TablePage:
                 stacks = self.table.rig.virtual.cells()
             held: list[Thing] = list(self.hands.held)
             wanted = self.table.game.cells(target) if target is not None else None
-            can_set_up = wanted is not None and (bool(held) or dict(stacks) != dict(wanted))
+            same = self.table.game.table.same_stack
+            can_set_up = wanted is not None and (
+                bool(held) or any(not same(stacks[cell], wanted[cell]) for cell in wanted)
+            )
             unseen = self._unseen(view, stacks)
-            return picture(view, stacks, self.table.board, held, (), self.message, target, can_set_up, unseen)
+            places = self._placements(view, held)
+            return picture(
+                view, stacks, self.table.board, held, (), self.message, target, can_set_up, unseen, places
+            )
         stacks = dict(self.table.game.cells(view.position))
         return picture(view, stacks, self.table.board, (), sorted(view.differing), self.message, target)
+
+    def _placements(self, view: SessionView, held: list[Thing]) -> frozenset[str]:
+        """Where the object in the hand may go, when it came from the tray (a lifted one is the intent's)."""
+        if not held or isinstance(view.intent, Lifted):
+            return frozenset()
+        key = (view.moves, view.intent.sentence, view.differing, str(held[-1]))
+        if self._places is None or self._places[0] != key:
+            self._places = (key, self.table.session.placements(held[-1]))
+        return self._places[1]
 
     def _unseen(
         self, view: SessionView, stacks: Mapping[str, tuple[Thing, ...]]
     ) -> dict[str, tuple[Thing, ...]]:
         """Cells where the simulated board differs from the committed position in a way the sensors cannot
         see (a ring left behind on a reed board): what the game believes stands there."""
-        believed = self.table.game.cells(view.position)
+        game = self.table.game
+        believed = game.cells(view.position)
         reading_of = self._model.reading_of
         return {
             cell: tuple(believed[cell])
             for cell, stack in stacks.items()
-            if tuple(stack) != tuple(believed[cell])
+            if not game.table.same_stack(stack, believed[cell])
             and cell not in view.differing
             and reading_of(tuple(stack)) == reading_of(tuple(believed[cell]))
         }
@@ -165,7 +188,36 @@ class TablePage:
         if isinstance(view.intent, AiMove):
             raise ValueError("first make the AI's move: the lights show it")
         game = self.table.game
-        return game.play(view.position, game.parse_move(view.position, text))
+        move = game.parse_move(view.position, text)
+        self._typed_move = (view.moves, game.format_move(view.position, move))
+        return game.play(view.position, move)
+
+    def _answer_typed(self, view: SessionView) -> None:
+        """Once the hands have made a typed move: Confirm it, or tap until the board shows it, as asked."""
+        if self._typed_move is None or self._busy:
+            return
+        before, text = self._typed_move
+        if view.moves != before:
+            self._typed_move = None
+            return
+        intent, clock = view.intent, self.table.loop.clock()
+        if intent == self._answered:
+            return
+        if isinstance(intent, Confirm) and intent.move == text:
+            self.table.play.on_button(clock, Button.CONFIRM)
+        elif isinstance(intent, Choose) and text in intent.choices:
+            if intent.shown == text:
+                self.table.play.on_button(clock, Button.CONFIRM)
+            else:  # a tap on a cell only the typed move changes picks it; where none is, a tap shows the next
+                game, pos = self.table.game, view.position
+                after = game.cells(game.play(pos, game.parse_move(pos, text)))
+                mine = sorted(c for c, stack in game.cells(pos).items() if stack != after[c])
+                unique = [c for c in mine if c not in intent.scene]
+                cell = unique[0] if unique else min(intent.scene)
+                self._busy.append(self._worker.submit(self._gesture, "tap", {"cell": cell}))
+        else:
+            return
+        self._answered = intent
 
     def _gesture(self, verb: str, args: dict[str, str]) -> None:
         assert self.gestures is not None

@@ -12,88 +12,95 @@ a message is right again with the next one.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from engines.game import Game, MoveError
-from engines.kingofrings import RING_KIND
 from engines.physical import Thing
-from host.hardware.objects import NEUTRAL, REVERSIBLE
+from engines.table import SHARED, Noun, Role, Table
 from host.hardware.spec import BoardSpec
-from host.session import words
 from host.session.intent import AiMove, Choose, Confirm, GameOver, Kind, Lifted, TurnUnderWay
 from host.session.lights import BLINK_WORDS, DIM, LEGEND, Light, Meaning
-from host.session.outcome import explain, score_words
 from host.session.session_view import SessionView
-from host.session.words import side_name, sides
+from host.session.words import side_name
 from host.store.games import Status, StoredGame, stamp
 
 Stacks = Mapping[str, Sequence[Thing]]
-
-# How each game's cells are drawn: squares, hexagons, or points joined by lines.
-DRAWING = {"kingofrings": "square", "desdemona": "square", "spacetiles": "hex", "flipfour": "point"}
-# The move box's example, in each game's notation (RULES.md "Notation").
-NOTATION = {
-    "kingofrings": "b2-c3, b2xc3, *d4 or pass",
-    "desdemona": "a4-a6/c8 (shot), a4-a6xc8 (capture) or pass",
-    "spacetiles": "c2:e3-e4 or g3:d3,f2",
-    "flipfour": "c3, b2,d4 or c3-c5",
-}
-# What a player holds off the board, in the game's terms: (one, many).
-HAND_WORDS: dict[tuple[str, str], tuple[str, str]] = {
-    ("flipfour", "piece"): ("piece to place", "pieces to place"),
-    ("kingofrings", "knight"): ("knight in hand", "knights in hand"),
-    ("spacetiles", "piece"): ("piece in hand", "pieces in hand"),
-    ("spacetiles", "tile"): ("tile in supply", "tiles in supply"),
-}
-SHARED = 2  # game.hands' key for what belongs to neither player (Space Tiles' tile supply)
-RING_POINTS = {kind: points for points, kind in RING_KIND.items()}
 # While the player is in the middle of their own move, the lights do not ask for one position.
 OWN_MOVE = frozenset({Kind.LIFTED, Kind.CONFIRM, Kind.CHOOSE})
 
 
 def layout(game: Game[Any, Any], board: BoardSpec, simulated: bool) -> dict[str, Any]:
     """The parts of the page that never change during a game: the cells, the legend, the tray."""
-    geometry = game.geometry
+    geometry, table = game.geometry, game.table
     cells = []
     for index, name in enumerate(geometry.names):
         x, y = geometry.centre(index)
-        cells.append({"name": name, "x": round(x, 4), "y": round(-y, 4)})
+        cells.append(
+            {"name": name, "x": round(x, 4), "y": round(-y, 4), "colour": table.cell_colour(game, index)}
+        )
     links = sorted({tuple(sorted((a, b))) for a in range(geometry.size) for b in geometry.neighbours(a)})
     return {
         "type": "layout",
         "game": game.id,
         "name": game.name,
         "board": board.name,
-        "drawing": DRAWING.get(game.id, "square" if geometry.shape == "square" else "hex"),
+        "drawing": table.drawing.shape,
         "cells": cells,
         "links": [[geometry.names[a], geometry.names[b]] for a, b in links],
-        "sides": list(sides(game)),
+        "sides": list(table.sides),
+        "side_colours": list(table.side_colours),
+        "objects": objects_json(game),
+        "player_kind": table.player_kind,
         "simulated": simulated,
         "tray": [str(t) for t in tray_things(board)],
-        "notation": NOTATION.get(game.id, ""),
+        "notation": table.notation,
         "legend": [
             {"meaning": e.meaning.value, "colour": e.colour_name, "rgb": list(e.rgb), "words": e.words}
             for e in LEGEND
+            if e.meaning in meanings(table)
         ],
         "blinks": [{"blink": blink.value, "words": words} for blink, words in BLINK_WORDS.items()],
     }
 
 
+def meanings(table: Table) -> frozenset[Meaning]:
+    """The lights a game can show: turning over only where something has two sides."""
+    if table.kinds(Role.REVERSIBLE):
+        return frozenset(Meaning)
+    return frozenset(Meaning) - {Meaning.TURN}
+
+
+def objects_json(game: Game[Any, Any]) -> dict[str, dict[str, Any]]:
+    """Each kind of object as the page draws and names it."""
+    out = {}
+    for kind in game.table.objects:
+        look = kind.look
+        out[kind.kind] = {
+            "noun": kind.noun.one,
+            "role": kind.role.value,
+            "shape": look.shape,
+            "size": look.size,
+            "fills": list(look.fills),
+            "edges": list(look.edges),
+            "width": look.width,
+            "glyph": look.glyph,
+            "glyph_inks": list(look.glyph_inks),
+            "names": [game.table.name(Thing(kind.kind, colour)) for colour in kind.role.colours],
+        }
+    return out
+
+
 def tray_things(board: BoardSpec) -> list[Thing]:
     """One tray compartment per object a player can take from the box (each colour of owned pieces)."""
-    things = []
-    for kind, spec in board.objects.items():
-        if spec.role == NEUTRAL:
-            things.append(Thing(kind))
-        else:
-            things.extend((Thing(kind, 0), Thing(kind, 1)))
-    return things
+    return [Thing(kind, colour) for kind, spec in board.objects.items() for colour in spec.role.colours]
 
 
 def hand_words(game: Game[Any, Any], kind: str, count: int) -> str:
-    one, many = HAND_WORDS.get((game.id, kind), (f"{kind} in hand", f"{kind}s in hand"))
-    return f"{count} {one if count == 1 else many}"
+    """'3 knights in hand', '1 tile in supply'."""
+    held = game.table.kind(kind).held
+    noun = held.count(count) if held is not None else f"{count} in hand"
+    return noun
 
 
 def _count(stacks: Stacks, held: Sequence[Thing], match: Any) -> int:
@@ -123,7 +130,7 @@ def tray(
         pool = hands.get(owner, {}).get(thing.kind)
         if pool is None:
             continue
-        if role == REVERSIBLE:
+        if role is Role.REVERSIBLE:
             same_kind = lambda t, kind=thing.kind: t.kind == kind  # noqa: E731
             taken = _count(stacks, held, same_kind) - _count(committed, (), same_kind)
             taken = taken if thing.colour == mover else 0
@@ -151,10 +158,10 @@ def box_counts(board: BoardSpec, stacks: Stacks, held: Sequence[Thing]) -> dict[
     counts = {}
     for thing in tray_things(board):
         spec = board.objects[thing.kind]
-        if spec.role == REVERSIBLE:
+        if spec.role is Role.REVERSIBLE:
             used = sum(n for t, n in out_of_box.items() if t.kind == thing.kind)
             total = spec.count
-        elif spec.role == NEUTRAL:
+        elif spec.role is Role.NEUTRAL:
             used, total = out_of_box.get(thing, 0), spec.count
         else:
             used, total = out_of_box.get(thing, 0), spec.count // 2
@@ -229,8 +236,8 @@ def ending_json(game: Game[Any, Any], pos: Any) -> dict[str, Any] | None:
     outcome = game.outcome(pos)
     if outcome is None:
         return None
-    reason, cells = explain(game, pos)
-    return {"winner": outcome.winner, "reason": reason, "cells": sorted(cells)}
+    ending = game.table.explain(game, pos)
+    return {"winner": outcome.winner, "reason": ending.reason, "cells": sorted(ending.cells)}
 
 
 def players_json(game: Game[Any, Any], pos: Any, ai_side: int | None) -> list[dict[str, Any]]:
@@ -257,13 +264,30 @@ def players_json(game: Game[Any, Any], pos: Any, ai_side: int | None) -> list[di
     return out
 
 
-def stack_points(stacks: Stacks) -> dict[str, dict[str, int]]:
-    """King of Rings: each knight's rings and their points (what it jumps, what it is worth)."""
+def badges(
+    game: Game[Any, Any], stacks: Stacks, committed: Stacks | None = None
+) -> dict[str, dict[str, Any]]:
+    """What the carried objects of each stack are worth (a King of Rings knight's rings and points).
+
+    Where the board still holds the committed position's carrier on a cell, the
+    badge is the game's count (the score's), whatever the hand did to objects
+    the sensors cannot see; elsewhere (a piece put down during a move) it counts
+    what stands there.
+    """
+    table = game.table
     out = {}
     for cell, stack in stacks.items():
-        rings = [t for t in stack if t.kind in RING_POINTS]
-        if stack and stack[-1].kind == "knight" and rings:
-            out[cell] = {"rings": len(rings), "points": sum(RING_POINTS[t.kind] for t in rings)}
+        believed = committed.get(cell, ()) if committed is not None else ()
+        counted = believed if believed and believed[-1] in stack else stack
+        badge = table.badge(counted)
+        if badge is None or table.riders is None:
+            continue
+        worth = (table.score_unit or Noun("point", "points")).count(badge.points)
+        out[cell] = {
+            "count": badge.count,
+            "points": badge.points,
+            "words": f"{table.riders.count(badge.count)}, {worth}",
+        }
     return out
 
 
@@ -290,10 +314,10 @@ def ai_json(view: SessionView) -> dict[str, Any]:
 
 
 def unseen_words(view: SessionView, believed: Sequence[Thing]) -> str:
-    """What the game believes stands on a cell whose difference the sensors cannot see."""
+    """What the game believes stands on a cell whose difference the sensors cannot see, bottom first."""
     if not believed:
         return "the game believes this cell is empty (the sensors cannot see what is on it)"
-    names = " under ".join(words.indefinite(words.thing_name(view.game, t)) for t in believed)
+    names = " under ".join(view.game.table.named((t,), definite=False) for t in believed)
     return f"the game believes this cell holds {names} (the sensors cannot see the difference)"
 
 
@@ -312,6 +336,7 @@ def picture(
     target: Any | None = None,
     can_set_up: bool = False,
     unseen: Mapping[str, Sequence[Thing]] | None = None,
+    placements: Iterable[str] = (),
 ) -> dict[str, Any]:
     """Everything the page shows now.
 
@@ -321,7 +346,8 @@ def picture(
     ``target`` is ``goal(view)``; ``can_set_up`` whether the simulated hands
     can carry out what the lights ask.  ``unseen`` (simulated board only):
     cells where the board holds something else than the game believes but the
-    sensors cannot tell, with what the game believes stands there.
+    sensors cannot tell, with what the game believes stands there.  ``placements``: where a legal
+    move puts the object the hand took from the tray (dots, as for a lifted piece's targets).
     """
     game, pos = view.game, view.position
     score = game.score(pos)
@@ -335,17 +361,17 @@ def picture(
         "held": [str(t) for t in held],
         "tray": tray(view, board, stacks, held),
         "leds": {cell: light_json(light) for cell, light in sorted(intent.scene.items())},
-        "targets": sorted(intent.targets) if isinstance(intent, Lifted) else [],
+        "targets": sorted(intent.targets) if isinstance(intent, Lifted) else sorted(placements),
         "ghosts": ghosts(view, target, stacks),
         "last_move": sorted(view.last_move),
-        "stacks": stack_points(stacks) if game.id == "kingofrings" else {},
+        "stacks": badges(game, stacks, game.cells(pos)),
         "intent": intent_json(view),
         "status": view.status,
         "notices": list(view.notice_words),
         "to_move": None if game.is_over(pos) else game.to_move(pos),
         "players": players_json(game, pos, view.ai.side if view.ai is not None else None),
         "supply": [hand_words(game, k, n) for k, n in game.hands(pos).get(SHARED, {}).items()],
-        "score": score_words(game, score) if score is not None else None,
+        "score": game.table.score_words(score) if score is not None else None,
         "over": over_json(view),
         "turns": turns(moves),
         "ply": len(moves),
@@ -369,17 +395,16 @@ def past_game_json(game: Game[Any, Any], stored: StoredGame, moves: int, live: i
 
 
 def state_words(game: Game[Any, Any], stored: StoredGame, live: int | None) -> str:
-    """How a stored game stands: being played, unfinished, abandoned, or who won and the score."""
-    if stored.id == live:
-        return "being played now"
+    """How a stored game stands: being played, unfinished, abandoned, or who won and the score (the live
+    game's too, once it is over)."""
     if stored.status is Status.ABANDONED:
         return "abandoned"
     if stored.outcome is None:
-        return "unfinished"
+        return "being played now" if stored.id == live else "unfinished"
     winner = stored.outcome.winner
     said = "a draw" if winner is None else f"{side_name(game, winner)} won"
     score = stored.outcome.score
-    return said if score is None else f"{said}, {score_words(game, score)}"
+    return said if score is None else f"{said}, {game.table.score_words(score)}"
 
 
 def replay_json(
@@ -413,10 +438,10 @@ def replay_json(
             "targets": [],
             "ghosts": {},
             "last_move": last,
-            "stacks": stack_points(stacks) if game.id == "kingofrings" else {},
+            "stacks": badges(game, stacks),
             "players": players_json(game, pos, None),
             "supply": [hand_words(game, k, n) for k, n in game.hands(pos).get(SHARED, {}).items()],
-            "score": score_words(game, score) if score is not None else None,
+            "score": game.table.score_words(score) if score is not None else None,
             "over": ending_json(game, pos),
             "turns": turns(moves),
             "ply": step,

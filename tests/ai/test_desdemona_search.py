@@ -8,10 +8,10 @@ import random
 import pytest
 
 from engines.ai import think
-from engines.ai.desdemona import DesdemonaPolicy
-from engines.ai.desdemona_turns import DesdemonaHalves, from_position
 from engines.ai.policy import EVAL_LIMIT
-from engines.desdemona import EMPTY, QUEEN, RAYS, SIZE, STONE, Desdemona, Position
+from engines.desdemona.policy import DesdemonaPolicy
+from engines.desdemona.rules import EMPTY, QUEEN, RAYS, SIZE, STONE, Desdemona, Position
+from engines.desdemona.turns import DesdemonaHalves, from_position
 
 GAME = Desdemona()
 
@@ -51,7 +51,7 @@ def reference_reach(board: bytes, queen: int) -> int:
 
 
 def reference_evaluation(policy: DesdemonaPolicy, pos: Position) -> float:
-    """The evaluation as engines/ai/desdemona.py documents it, square by square."""
+    """The evaluation as engines/desdemona/policy.py documents it, square by square."""
     board, me = pos.board, pos.to_move
     stones = board.count(STONE[me]) - board.count(STONE[1 - me])
     if not policy.territory_weight:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 
-from engines.ai.kingofrings import KingOfRingsPolicy
-from engines.kingofrings import KNIGHT, PASS, KingOfRings, Position
+from engines.kingofrings.policy import KingOfRingsPolicy
+from engines.kingofrings.rules import KNIGHT, PASS, KingOfRings, Position
 
 
 def listed_gains(game: KingOfRings, pos: Position, me: int) -> tuple[int, int]:

@@ -18,7 +18,7 @@ from engines.ai.levels import level
 from engines.ai.policy import policy_for
 from engines.game import Game, Outcome
 from engines.physical import Thing
-from engines.spacetiles_board import load_board
+from engines.spacetiles.board import load_board
 from tests.ai.toy import TicTacToe
 
 

@@ -18,7 +18,7 @@ def test_desdemona_takes_the_long_capture() -> None:
     # Black queen c6, white stones d5 e5 f5 g5, h5 empty: c6-c5 then the capture along rank 5 ending
     # on h5 turns four stones (+9 in the stone difference); any other turn shoots a white stone (-1)
     # and White's lone queen on j10 can take back at most one stone.
-    from engines.desdemona import Desdemona
+    from engines.desdemona.rules import Desdemona
 
     game = registry.make("desdemona")
     pos = Desdemona.from_diagram(
@@ -42,7 +42,7 @@ def test_desdemona_takes_the_long_capture() -> None:
 def test_king_of_rings_captures_the_rich_knight() -> None:
     # Player 0's two-ring knight on a1 jumps two squares: a3 or c1 take a silver ring (1 point),
     # c3 captures the enemy knight carrying blue, blue, big blue (11 points).
-    from engines.kingofrings import from_diagram
+    from engines.kingofrings.rules import from_diagram
 
     game = registry.make("kingofrings")
     pos = from_diagram(

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from engines.physical import Thing
-from host.hardware.objects import colours_of
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import LED_PICO
 from host.session.ai_opponent import AiOpponent
@@ -72,7 +71,7 @@ def a_mistake(table: Table) -> dict[str, tuple[Thing, ...]]:
     thing = next(
         (Thing(kind, colour),)
         for kind, spec in sorted(board.objects.items())
-        for colour in colours_of(spec.role)
+        for colour in spec.role.colours
         if model.reading_of((Thing(kind, colour),)) != model.reading_of(())
     )
     if len(empty) > 2 * most:

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.desdemona import Desdemona, Position
+from engines.desdemona.rules import Desdemona, Position
 from engines.game import MoveError, Outcome
 from engines.physical import Thing
 from tests.budget import examples

@@ -20,8 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engines.flipfour import FlipFour, Position
-from engines.flipfour_board import (
+from engines.flipfour.board import (
     GEOMETRY,
     MOVE_FLAG,
     NAMES,
@@ -32,6 +31,7 @@ from engines.flipfour_board import (
     movement,
     parse_diagram,
 )
+from engines.flipfour.rules import FlipFour, Position
 from engines.game import MoveError, Outcome
 from engines.physical import Thing
 from tests.budget import examples

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from engines import registry
 from engines.game import MoveError, Outcome
 from engines.geometry import SQUARE_DIRECTIONS
-from engines.kingofrings import KingOfRings, Position, diagram, from_diagram
+from engines.kingofrings.rules import KingOfRings, Position, diagram, from_diagram
 from engines.physical import Thing
 from tests.budget import examples
 

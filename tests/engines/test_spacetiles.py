@@ -20,8 +20,8 @@ from hypothesis import strategies as st
 
 from engines.game import MoveError, Outcome
 from engines.physical import Thing
-from engines.spacetiles import Decisions, Position, SpaceTiles, Turn
-from engines.spacetiles_board import BoardError, board_from_data, load_board
+from engines.spacetiles.board import BoardError, board_from_data, load_board
+from engines.spacetiles.rules import Decisions, Position, SpaceTiles, Turn
 from tests.budget import examples
 from tests.conftest import run_cli
 

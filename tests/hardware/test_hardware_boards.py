@@ -6,9 +6,9 @@ import itertools
 
 import pytest
 
+from engines import registry
 from engines.geometry import hex_hexagon, hex_parallelogram, square_grid
 from host.hardware.loading import board_ids, load_board
-from host.hardware.objects import GAME_OBJECTS
 
 GEOMETRY_OF_GAME = {
     "kingofrings": square_grid(7, 7),
@@ -30,7 +30,10 @@ def test_board_loads_with_its_games_cells(board_id: str) -> None:
     board = load_board(board_id)
     assert board.id == board_id
     assert tuple(c.name for c in board.cells) == GEOMETRY_OF_GAME[board.game].names
-    assert set(board.objects) == set(GAME_OBJECTS[board.game])
+    assert set(board.objects) == registry.make(board.game).table.kinds()
+    assert {k: o.role for k, o in board.objects.items()} == {
+        k.kind: k.role for k in registry.make(board.game).table.objects
+    }
 
 
 @pytest.mark.parametrize("board_id", BOARDS)

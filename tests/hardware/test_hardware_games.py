@@ -13,7 +13,6 @@ import pytest
 from engines import registry
 from host.hardware import calibration
 from host.hardware.loading import board_ids, load_board
-from host.hardware.objects import GAME_OBJECTS, colours_of
 from host.hardware.sensing import SensorModel
 from host.sim.virtual_board import SimClock, VirtualBoard
 
@@ -45,14 +44,14 @@ def test_positions_from_play_are_sensed_on_the_virtual_board(board_id: str) -> N
     clock = SimClock()
     vboard = VirtualBoard(board, clock, seed=3)
     zeros = calibration.from_frames(board, [vboard.flat_frame()]) if board.sensor.analog else None
-    roles = GAME_OBJECTS[board.game]
+    roles = {k.kind: k.role for k in game.table.objects}
     for seed in (1, 2):
         for ply, pos in enumerate(positions(game, seed)):
             cells = game.cells(pos)
             for stack in cells.values():
                 for thing in stack:
                     assert thing.kind in roles, thing
-                    assert thing.colour in colours_of(roles[thing.kind]), thing
+                    assert thing.colour in roles[thing.kind].colours, thing
             expected = model.expected(cells)
             if ply % 5:
                 continue

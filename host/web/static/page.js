@@ -6,22 +6,11 @@
 "use strict";
 
 const SVG = "http://www.w3.org/2000/svg";
-const SIDE_COLOURS = {
-  kingofrings: ["#f2efe6", "#2b2b2b"],
-  desdemona: ["#1d1d1d", "#f4f4f4"],
-  spacetiles: ["#f08a24", "#7b4bc4"],
-  flipfour: ["#d8262e", "#f2c230"],
-};
-// The object that stands for a player in the players' list.
-const PLAYER_PIECE = { kingofrings: "knight", desdemona: "queen", spacetiles: "piece", flipfour: "piece" };
-const RINGS = {
-  ring_silver: { colour: "#c9c9c9", radius: 0.34, width: 0.07, label: "silver ring" },
-  ring_blue: { colour: "#2a6fdb", radius: 0.36, width: 0.09, label: "blue ring" },
-  ring_bigblue: { colour: "#123f99", radius: 0.4, width: 0.13, label: "big blue ring" },
-};
-const GLYPHS = { knight: "\u265E", queen: "\u265B" };
+// How each object looks and is called comes with the layout, from the game's own description.
 const HEX_RADIUS = 1 / Math.sqrt(3);
 const DRAG_PX = 6;
+const LEVEL_RISE = 0.05;
+const STACK_RISE = 0.15;
 const RETRY_MS = [500, 1000, 2000, 4000];
 
 let layout = null;
@@ -59,8 +48,15 @@ function parseThing(text) {
 
 function describeThing(text) {
   const { kind, colour } = parseThing(text);
-  const name = RINGS[kind] ? RINGS[kind].label : kind;
-  return colour === null ? name : `${sideName(colour)} ${name}`;
+  const object = layout.objects[kind];
+  if (!object) return kind;
+  return object.names[colour === null ? 0 : colour] || object.noun;
+}
+
+// A colour of a look by the colour the object shows (the first for a neutral object).
+function byColour(list, colour, fallback) {
+  if (!list || !list.length) return fallback;
+  return list[colour === null ? 0 : Math.min(colour, list.length - 1)];
 }
 
 function connected() {
@@ -71,29 +67,30 @@ function connected() {
 function drawThing(text, parent, lift) {
   const { kind, colour } = parseThing(text);
   const g = el("g", { class: `thing ${kind}`, transform: `translate(0 ${-lift})`, "data-thing": text }, parent);
-  const fill = colour === null ? "#888" : SIDE_COLOURS[layout.game][colour];
-  const edge = colour === 1 && layout.game === "desdemona" ? "#555" : "#111";
-  if (RINGS[kind]) {
-    const ring = RINGS[kind];
-    el("circle", { r: ring.radius, fill: "none", stroke: ring.colour, "stroke-width": ring.width }, g);
-  } else if (kind === "tile") {
-    el("polygon", { points: hexPoints(HEX_RADIUS * 0.9), fill: "#5b7a99", stroke: "#2c3e50", "stroke-width": 0.03 }, g);
+  const look = layout.objects[kind] || { shape: "disc", size: 0.3, fills: ["#888"], edges: ["#111"], width: 0.03 };
+  const fill = byColour(look.fills, colour, "#888");
+  const edge = byColour(look.edges, colour, "#111");
+  if (look.shape === "ring") {
+    el("circle", { r: look.size, fill: "none", stroke: fill, "stroke-width": look.width }, g);
+  } else if (look.shape === "hex") {
+    el("polygon", { points: hexPoints(look.size), fill, stroke: edge, "stroke-width": look.width }, g);
   } else {
-    const radius = kind === "stone" || kind === "queen" ? 0.36 : 0.3;
-    el("circle", { r: radius, fill, stroke: edge, "stroke-width": 0.03 }, g);
-    if (GLYPHS[kind]) {
-      const dark = (layout.game === "desdemona") === (colour === 1);
+    el("circle", { r: look.size, fill, stroke: edge, "stroke-width": look.width }, g);
+    if (look.glyph) {
       const glyph = el("text", {
-        "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.42, fill: dark ? "#222" : "#eee",
+        "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.42, fill: byColour(look.glyph_inks, colour, "#222"),
       }, g);
-      glyph.textContent = GLYPHS[kind];
+      glyph.textContent = look.glyph;
     }
   }
   return g;
 }
 
+// Each object of a stack a little above the one under it, the whole stack within its cell (a knight may
+// win a dozen rings).
 function drawStack(stack, parent) {
-  stack.forEach((text, level) => drawThing(text, parent, level * 0.05));
+  const rise = stack.length > 1 ? Math.min(LEVEL_RISE, STACK_RISE / (stack.length - 1)) : 0;
+  stack.forEach((text, level) => drawThing(text, parent, level * rise));
 }
 
 function icon(text) {
@@ -158,10 +155,8 @@ function buildBoard() {
   for (const cell of layout.cells) {
     const g = el("g", { class: "cell", "data-cell": cell.name, transform: `translate(${cell.x} ${cell.y})` }, board);
     if (layout.drawing === "square") {
-      const q = Math.round(cell.x);
-      const r = Math.round(-cell.y);
-      if ((q + r) % 2 === 0) g.classList.add(layout.game === "kingofrings" ? "blue" : "dark");
-      el("rect", { class: "bg", x: -0.5, y: -0.5, width: 1, height: 1 }, g);
+      const square = el("rect", { class: "bg", x: -0.5, y: -0.5, width: 1, height: 1 }, g);
+      if (cell.colour) square.style.fill = cell.colour;
     } else if (layout.drawing === "hex") {
       el("polygon", { class: "bg", points: hexPoints(HEX_RADIUS) }, g);
     } else {
@@ -292,9 +287,13 @@ function drawCell(g, picture) {
   } else {
     for (const key of ["led", "blink", "blinking", "dim"]) delete g.dataset[key];
   }
+  // A dot where the piece goes onto the cell (empty, or a ring or tile nobody owns: it stands on that);
+  // a ring where it takes the place of a player's piece.
   const target = picture.targets.includes(name);
-  g.classList.toggle("target", target && !stack.length);
-  g.classList.toggle("target-occupied", target && stack.length > 0);
+  const top = stack.length ? parseThing(stack[stack.length - 1]) : null;
+  const onto = !top || top.colour === null;
+  g.classList.toggle("target", target && onto);
+  g.classList.toggle("target-occupied", target && !onto);
   g.classList.toggle("last-move", picture.last_move.includes(name));
   g.classList.toggle("decided", Boolean(picture.over && picture.over.cells.includes(name)));
   g.classList.toggle("changed", picture.changed.includes(name));
@@ -316,8 +315,8 @@ function drawCell(g, picture) {
     const t = el("text", { "text-anchor": "middle", "dominant-baseline": "central", "font-size": 0.15, "font-weight": 700 }, badge);
     t.textContent = String(holder.points);
     const title = el("title", {}, badge);
-    title.textContent = `${holder.rings} ring${holder.rings > 1 ? "s" : ""}, ${holder.points} point${holder.points > 1 ? "s" : ""}`;
-    const pips = Math.min(holder.rings, 7);
+    title.textContent = holder.words;
+    const pips = Math.min(holder.count, 7);
     for (let i = 0; i < pips; i++) {
       el("circle", { class: "pip", cx: (i - (pips - 1) / 2) * 0.1, cy: 0.4, r: 0.035 }, points);
     }
@@ -376,11 +375,14 @@ function drawStatus() {
   const over = document.getElementById("over");
   over.hidden = !picture.over || picture.status.includes(picture.over.reason);
   over.textContent = picture.over ? picture.over.reason : "";
+  document.getElementById("message").textContent = picture.message;
+  // What the sensors cannot see is a note under the board, not an alarm above it: nothing asks for it.
   const unseenCells = Object.keys(picture.unseen);
-  const unseenText = unseenCells.length
-    ? ` Not seen by the sensors (dotted blue): ${unseenCells.map((c) => `${c}: ${picture.unseen[c]}`).join("; ")}.`
+  const unseen = document.getElementById("unseen");
+  unseen.hidden = !unseenCells.length;
+  unseen.textContent = unseenCells.length
+    ? `Not seen by the sensors (dotted blue): ${unseenCells.map((c) => `${c}: ${picture.unseen[c]}`).join("; ")}.`
     : "";
-  document.getElementById("message").textContent = picture.message + unseenText;
   const live = connected() && !replay;
   for (const button of document.querySelectorAll("[data-button]")) {
     button.disabled = !live || !picture.intent.buttons.includes(button.dataset.button);
@@ -391,6 +393,9 @@ function drawStatus() {
   for (const control of document.querySelectorAll("#move-form input, #move-form button, #level, .tray-item")) {
     control.disabled = !live;
   }
+  // The past games are read from the board's computer too: nothing to ask while it is out of reach.
+  for (const control of document.querySelectorAll(".past-game, #past-refresh")) control.disabled = !connected();
+  if (replay) drawReplaySteps();
 }
 
 function drawPlayers(picture) {
@@ -400,7 +405,7 @@ function drawPlayers(picture) {
     const li = document.createElement("li");
     li.dataset.side = player.side;
     if (player.to_move) li.classList.add("to-move");
-    li.appendChild(icon(`${PLAYER_PIECE[layout.game]}:${player.side}`));
+    li.appendChild(icon(`${layout.player_kind}:${player.side}`));
     const who = document.createElement("span");
     who.className = "who";
     who.textContent = player.name + (player.ai ? " (AI)" : "") + (player.to_move ? " \u2014 to move" : "");
@@ -476,13 +481,17 @@ function showLayout() {
   document.body.dataset.game = layout.game;
   document.body.dataset.drawing = layout.drawing;
   const style = document.documentElement.style;
-  style.setProperty("--side-0", SIDE_COLOURS[layout.game][0]);
-  style.setProperty("--side-1", SIDE_COLOURS[layout.game][1]);
+  style.setProperty("--side-0", layout.side_colours[0]);
+  style.setProperty("--side-1", layout.side_colours[1]);
   document.getElementById("side-0").textContent = layout.sides[0];
   document.getElementById("side-1").textContent = layout.sides[1];
   document.getElementById("move-text").placeholder = `e.g. ${layout.notation}`;
+  // Turning over is offered only where something has two sides, as the legend's "turn" light is.
+  const turning = Object.values(layout.objects).some((object) => object.role === "reversible");
   document.getElementById("help").textContent = layout.simulated
-    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack); right-click turns a piece over. The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
+    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack)"
+      + (turning ? "; right-click turns a piece over." : ".")
+      + " The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
     : "This page mirrors the real board: play on the board. Cells whose sensors disagree with the game are outlined in red.";
   buildBoard();
   buildTray();
@@ -631,17 +640,21 @@ function drawReplay() {
   over.hidden = !replay.picture.over;
   over.textContent = replay.picture.over ? replay.picture.over.reason : "";
   document.getElementById("board").setAttribute("aria-label", `replay of game ${replay.game.id} after move ${replay.step}`);
-  const steps = { first: 0, previous: replay.step - 1, next: replay.step + 1, last: replay.steps };
-  for (const button of document.querySelectorAll("[data-step]")) {
-    const to = steps[button.dataset.step];
-    button.disabled = to < 0 || to > replay.steps || to === replay.step;
-  }
+  drawReplaySteps();
   for (const button of document.querySelectorAll(".past-game")) {
     button.setAttribute("aria-pressed", String(Number(button.dataset.game) === replay.game.id));
   }
   drawBoard(replay.picture);
   if (picture) drawStatus();
   drawReplayLive();
+}
+
+function drawReplaySteps() {
+  const steps = { first: 0, previous: replay.step - 1, next: replay.step + 1, last: replay.steps };
+  for (const button of document.querySelectorAll("[data-step]")) {
+    const to = steps[button.dataset.step];
+    button.disabled = !connected() || to < 0 || to > replay.steps || to === replay.step;
+  }
 }
 
 function drawReplayLive() {
@@ -708,8 +721,13 @@ function connect() {
       if (replay) drawReplay();  // the board was drawn anew
       ask({ type: "past_games" });
     } else if (message.type === "picture" && layout) {
+      const before = picture;
       picture = message;
       drawPicture();
+      // The list follows the live game: a move made, a game over or a new game changes its entry.
+      if (!before || before.ply !== picture.ply || Boolean(before.over) !== Boolean(picture.over)) {
+        ask({ type: "past_games" });
+      }
     } else if (message.type === "past_games" && layout) {
       drawPastGames(message);
     } else if (message.type === "replay" && layout) {

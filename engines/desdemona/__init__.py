@@ -1,0 +1,5 @@
+"""Desdemona as one package: queens that move, then shoot or capture stones.
+
+``rules`` is the game (engines/game.py's interface, registered in pyproject.toml), ``table`` what it is on
+the table (objects, words, drawing, why a game ends: engines/table.py), ``policy`` how the AI plays it.
+"""
