@@ -17,7 +17,8 @@
         the processor time (this process only, so other load on the machine counts little) and the
         wall time alpha-beta takes to complete DEPTH turns, at the positions of `revision`
     .venv/bin/python benchmarks/bench_ai.py timing --seconds 5 --positions 4 [GAME ...]
-        the longest and mean wall time of think(seconds=S) (all cores) over positions of each game
+        the longest and mean wall time of think(seconds=S) (all cores) over positions of each game, the
+        workers started first, as a session starts them
     .venv/bin/python benchmarks/bench_ai.py ladder GAME --seconds 0.25 --games 4 [--seed S] [--levels 1-9]
         level L against level L - 1 for L = 2..10, colours alternating; levels 1-9 search node caps,
         so the same seed replays the same games (except level 10's, which is timed): use another
@@ -49,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.ai import think
+from engines.ai import start_workers, think, wait_for_workers
 from engines.ai.alphabeta import AlphaBeta
 from engines.ai.budget import Budget
 from engines.ai.match import AiPlayer, Player, Tally, play_game, play_match
@@ -240,6 +241,8 @@ def depth_time(game_id: str, depth: int, plies: list[int], seeds: int) -> None:
 def timing(games: list[str], seconds: float, positions: int) -> None:
     for game_id in games:
         game = registry.make(game_id)
+        start_workers(game)
+        wait_for_workers()
         times = []
         for pos in sample_positions(game, positions, 2):
             started = time.perf_counter()

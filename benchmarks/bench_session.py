@@ -12,6 +12,8 @@
      next reading (the old one lists every successor's reading; this one indexes moves by cell);
    - worst lifts -> LED frame: in the positions two plies in with the most legal moves, the first lift
      of the piece on each of the two cells most moves change (a Desdemona queen with 800 moves or more);
+   - gc pause: every garbage collection meanwhile (the collector is on, set up as `magboard play` sets
+     it up);
    and the ratio old p99 / new p99 for each older revision.  With ``--repeat N`` every tree runs N times,
    interleaved, and each figure is the median of the runs' (a shared machine's load comes and goes).  A
    Raspberry Pi 4 is 3-4 times slower than this machine: the Pi budget is 5 ms here.
@@ -47,7 +49,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def latency(root: Path, game_id: str, plies: int, seed: int, games: int) -> dict[str, list[float]]:
     """The probe's timings for the tree at ``root`` (its packages first on the path)."""
     probe = ROOT / "benchmarks" / "session_probe.py"
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    # One hash seed, so that every run of a tree makes the same calls.
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONHASHSEED": "0"}
     out = subprocess.run(
         [sys.executable, str(probe), game_id, str(plies), str(seed), str(games)],
         capture_output=True, text=True, env=env, cwd=root, check=True,
@@ -183,6 +186,7 @@ def main() -> None:
                 ("frame", "snapshot -> LED frame"),
                 ("matchable", "commit -> matchable"),
                 ("lift", "worst lifts -> LED frame"),
+                ("gc", "gc pause"),
             )
             for key, label in measures:
                 n, n50, n99, nmax = medians(runs[0], key)

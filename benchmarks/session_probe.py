@@ -1,6 +1,8 @@
 """Times one revision's session on hand-made readings: run by bench_session.py with that revision first on
 sys.path, so the same driver measures this tree and an older one (whose session has the same entry
-points: Session, on_reading, on_tick, scene, moves, expect.build).
+points: setup.make_session, on_reading, on_tick, scene, moves, expect.build).  The session is made as
+`magboard play` makes it, so whatever set-up does for the session's speed (the collector's settings)
+counts; the collector stays on.
 
 Times are the CPU time of this thread (``time.thread_time``), so that other work on a shared machine does not
 count; what a reading costs on a quiet machine is that time.  Prints one JSON object: the milliseconds of
@@ -8,6 +10,8 @@ count; what a reading costs on a quiet machine is that time.  Prints one JSON ob
   the lights;
 - ``matchable``: the commit of a move -> the next reading matchable (the commit, then listing or indexing
   the next position's candidates, which the session does before it can judge a reading);
+- ``gc``: every garbage collection while the games were played (they are within the calls above, or
+  within calls that changed nothing to time);
 - ``lift``: the first lift of a piece -> the LED frame showing where it may go, in the positions two plies
   in that have the most legal moves (of a sample), for the two cells that most moves change: the worst
   case of a lifted Desdemona queen (800 moves and more from one square).
@@ -15,6 +19,7 @@ count; what a reading costs on a quiet machine is that time.  Prints one JSON ob
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import sys
@@ -25,9 +30,10 @@ from typing import Any
 def probe(game_id: str, plies: int, seed: int, games: int) -> dict[str, list[float]]:
     from engines import registry
     from host.hardware.loading import load_board
-    from host.hardware.sensing import Reading, SensorModel
+    from host.hardware.sensing import SensorModel
     from host.session.lights import frame
-    from host.session.session import Session, Settings
+    from host.session.session import Settings
+    from host.session.setup import make_session
 
     board = load_board(f"{game_id}-hall")
     model = SensorModel(board)
@@ -36,10 +42,19 @@ def probe(game_id: str, plies: int, seed: int, games: int) -> dict[str, list[flo
     rng = random.Random(seed)
     frames: list[float] = []
     matchable: list[float] = []
+    pauses: list[float] = []
+    began = [0.0]
+
+    def collecting(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            began[0] = time.thread_time()
+        else:
+            pauses.append((time.thread_time() - began[0]) * 1000)
+
     for _ in range(games):
-        session = Session(
-            game, model.reading_of, Reading.EMPTY, settings=Settings(ai_side=None, think_in_background=False)
-        )
+        settings = Settings(ai_side=None, think_in_background=False)
+        session = make_session(game, board, opponent=None, settings=settings, journal_path=None)
+        gc.callbacks.append(collecting)
         t = 0
         pos = game.start()
         session.on_reading(t, [model.reading_of(tuple(game.cells(pos)[n])) for n in names])
@@ -78,8 +93,9 @@ def probe(game_id: str, plies: int, seed: int, games: int) -> dict[str, list[flo
             if len(session.moves) <= _ply:  # not committed (a choice the sensors cannot make): stop here
                 break
             pos = session.position
+        gc.callbacks.remove(collecting)
         session.close()
-    return {"frame": frames, "matchable": matchable}
+    return {"frame": frames, "matchable": matchable, "gc": pauses}
 
 
 def lifts(game_id: str, seed: int, positions: int = 6, sample: int = 20) -> list[float]:

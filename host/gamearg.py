@@ -7,6 +7,7 @@ from typing import Any
 
 from engines import registry
 from engines.game import Game, MoveError
+from host import play_values
 from host.cli_error import CliError
 from host.hardware.loading import BoardFileError, load_board
 from host.hardware.spec import BoardSpec
@@ -19,6 +20,13 @@ def add_game_arguments(p: argparse.ArgumentParser, moves: bool = True) -> None:
     )
     if moves:
         p.add_argument("moves", nargs="*", metavar="MOVE", help="moves from the start, in canonical notation")
+
+
+def add_workers_argument(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--workers", type=play_values.from_text(play_values.workers), metavar="N",
+        help="processes a timed AI search uses (default: one per core this process may run on)",
+    )  # fmt: skip
 
 
 def make_game(args: argparse.Namespace) -> Game[Any, Any]:

@@ -23,6 +23,7 @@ from host.web.access import is_loopback, is_own_host, is_unspecified, split_host
 T = TypeVar("T")
 
 MAX_SECONDS = 3600.0
+MAX_WORKERS = 64
 
 
 def describe(value: object) -> str:
@@ -57,6 +58,14 @@ def side(value: object) -> int:
     if number not in (0, 1):
         raise ValueError(f"must be 0 (moves first) or 1, got {describe(value)}")
     assert number is not None
+    return number
+
+
+def workers(value: object) -> int:
+    """How many processes a timed AI search uses, this one included (1: this one alone)."""
+    number = _integer(value)
+    if number is None or not 1 <= number <= MAX_WORKERS:
+        raise ValueError(f"must be an integer 1..{MAX_WORKERS}, got {describe(value)}")
     return number
 
 

@@ -18,7 +18,6 @@ kept for its reproducible depth-limited answers); MCTS for Space Tiles (6-2).
 
 from __future__ import annotations
 
-import os
 import random
 from dataclasses import replace
 from typing import Any
@@ -31,6 +30,7 @@ from engines.ai.levels import level as level_settings
 from engines.ai.mcts import Mcts
 from engines.ai.parallel import parallel_alphabeta, parallel_mcts
 from engines.ai.policy import Policy, policy_for
+from engines.ai.workers import START_S, cores, ready, start, wait
 from engines.game import Game
 
 DEFAULT_SECONDS = 2.0
@@ -56,8 +56,10 @@ def think(
     Below level 10 the level's own node cap and share of the moves apply as
     well (engines/ai/levels.py), so a weak level answers at once.
     ``workers`` processes share the search when there is a time limit
-    (default: every core); a node budget alone always searches in this process
-    so that its result does not depend on the machine.  ``algorithm``
+    (default: every core this process may run on), once they are up: until
+    then (engines/ai/workers.py) this process searches alone; a node budget
+    alone always searches in this process so that its result does not depend
+    on the machine.  ``algorithm``
     ("alphabeta" or "mcts") and ``policy`` override the game's own, for
     experiments (tuning an evaluation against the current one).
     """
@@ -86,29 +88,48 @@ def think(
     if considered < len(moves):
         root_moves = policy.order(pos, rng.sample(moves, considered))
     if workers is None:
-        workers = (os.cpu_count() or 1) if nodes is None else 1
+        workers = cores() if nodes is None else 1
     parallel = workers > 1 and search_seconds is not None and node_budget is None and root_moves is None
+    pool = ready(workers - 1) if parallel else None
     if chosen == "mcts":
-        if parallel:
-            return parallel_mcts(game, policy, pos, budget, seed, workers)
+        if pool is not None:
+            return parallel_mcts(game, policy, pos, budget, seed, workers, pool)
         return Mcts(game, policy, budget, rng).search(pos, root_moves)
     # Levels below 10 search whole turns: their node caps were calibrated in those.
     split = policy.split_turns(pos) if root_moves is None and settings.nodes is None else None
     if split is None:
-        if parallel:
-            return parallel_alphabeta(game, policy, pos, budget, seed, workers)
+        if pool is not None:
+            return parallel_alphabeta(game, policy, pos, budget, seed, workers, pool)
         return AlphaBeta(game, policy, budget, rng).search(pos, root_moves)
-    if parallel:
-        found = parallel_alphabeta(split.rules, split.policy, split.root, budget, seed, workers, split.parts)
+    if pool is not None:
+        found = parallel_alphabeta(
+            split.rules, split.policy, split.root, budget, seed, workers, pool, split.parts
+        )
     else:
         found = AlphaBeta(split.rules, split.policy, budget, rng, depth_step=split.parts).search(split.root)
     return split.whole(found)
 
 
-def hint(game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0) -> Analysis:
+def start_workers(
+    game: Game[Any, Any], *, level: int = HIGHEST, nodes: int | None = None, workers: int | None = None
+) -> None:
+    """Start, in the background, the worker processes a timed ``think`` with these settings shares its
+    search with (none for a node budget), so that the first question finds them up."""
+    if level_settings(level, policy_for(game).handicaps).limits(DEFAULT_SECONDS, nodes)[1] is None:
+        start((cores() if workers is None else workers) - 1)
+
+
+def wait_for_workers(timeout: float = START_S) -> bool:
+    """Wait until the workers started are up (False if they are not by ``timeout``, or none were)."""
+    return wait(timeout)
+
+
+def hint(
+    game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0, workers: int | None = None
+) -> Analysis:
     """The strongest move in ``pos`` with a short principal variation, for a player asking for help."""
-    found = think(game, pos, seconds=seconds, seed=seed)
+    found = think(game, pos, seconds=seconds, seed=seed, workers=workers)
     return replace(found, pv=found.pv[:HINT_PV_LENGTH])
 
 
-__all__ = ["Analysis", "Policy", "hint", "policy_for", "think"]
+__all__ = ["Analysis", "Policy", "hint", "policy_for", "start_workers", "think", "wait_for_workers"]

@@ -7,23 +7,15 @@
   value at the deepest iteration every worker completed (values from different
   depths are not comparable).  Wide games (Desdemona) gain almost linearly.
 
-The workers are a pool kept for the life of the process and started by a
-fork server: a process of its own, started fresh, that has imported the
-engines and forks each worker from itself.  So no worker is ever forked from
-this process, whose other threads (the board link, the page, the session
-loop) could hold locks a forked child would inherit held.  The game, policy
-and position go to the workers pickled; the deadline is a ``time.perf_counter``
-instant, which on Linux is the system-wide monotonic clock.  As before, a
-parallel search runs only against a deadline, never a node budget alone.
-As with any such start method, a script that searches with several workers
-keeps its top-level code under ``if __name__ == "__main__":`` (a worker
-imports the main module).
+The workers (engines/ai/workers.py) are processes of their own, not forked
+from this one; the game, policy and position go to them pickled; the deadline
+is a ``time.perf_counter`` instant, which on Linux is the system-wide monotonic
+clock.  A parallel search runs only against a deadline, never a node budget
+alone.
 """
 
 from __future__ import annotations
 
-import atexit
-import multiprocessing
 import random
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -37,41 +29,12 @@ from engines.ai.budget import Budget
 from engines.ai.mcts import Mcts, Node, best_child
 from engines.ai.policy import EVAL_LIMIT, WIN, Policy
 from engines.ai.rules import Rules
+from engines.ai.workers import forget
 
 # How long after the deadline a worker's answer is still awaited (sending it is quick).
 RESULT_GRACE = 0.01
-START_METHOD = "forkserver"
-# Imported once by the fork server, so that a worker starts with the engines loaded.
-PRELOAD = ["engines.ai", "engines.registry"]
 
 RootStats = list[tuple[Any, int, float, float | None]]
-_pool: ProcessPoolExecutor | None = None
-_pool_size = 0
-
-
-def worker_pool(size: int) -> ProcessPoolExecutor:
-    """The pool of at least ``size`` workers, started on first use."""
-    global _pool, _pool_size
-    if _pool is None or _pool_size < size:
-        if _pool is not None:
-            _pool.shutdown(wait=False, cancel_futures=True)
-        context = multiprocessing.get_context(START_METHOD)
-        context.set_forkserver_preload(PRELOAD)
-        _pool, _pool_size = ProcessPoolExecutor(size, mp_context=context), size
-    return _pool
-
-
-def _forget_pool() -> None:
-    """Drop a pool whose worker died, so that the next search starts a new one."""
-    global _pool, _pool_size
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-    _pool, _pool_size = None, 0
-
-
-# Dropped at exit while the modules it needs are still there: compiled (mypyc), this module's globals
-# outlive them, and the pool's clean-up would fail noisily at the very end.
-atexit.register(_forget_pool)
 
 
 def _collect(futures: list[Future[Any]], deadline: float) -> list[Any]:
@@ -83,7 +46,7 @@ def _collect(futures: list[Future[Any]], deadline: float) -> list[Any]:
         except FutureTimeout:
             future.cancel()
         except BrokenProcessPool:
-            _forget_pool()
+            forget()
         except Exception:  # a failed worker adds nothing: this process's own search still answers
             continue
     return reports
@@ -106,11 +69,12 @@ def parallel_mcts(
     budget: Budget,
     seed: int,
     workers: int,
+    pool: ProcessPoolExecutor,
 ) -> Analysis:
-    """Search with ``workers`` processes (this one included) until ``budget``'s deadline."""
+    """Search with ``workers`` processes (this one and ``workers - 1`` of ``pool``) until ``budget``'s
+    deadline."""
     assert budget.deadline is not None
     deadline = budget.deadline
-    pool = worker_pool(workers - 1)
     futures = [pool.submit(_mcts_worker, game, policy, pos, deadline, seed + i) for i in range(1, workers)]
     own = Mcts(game, policy, Budget(deadline=deadline), random.Random(seed))
     root = own.run(pos)
@@ -186,9 +150,11 @@ def parallel_alphabeta(
     budget: Budget,
     seed: int,
     workers: int,
+    pool: ProcessPoolExecutor,
     depth_step: int = 1,
 ) -> Analysis:
-    """Alpha-beta over the root moves split between ``workers`` processes (this one included)."""
+    """Alpha-beta over the root moves split between ``workers`` processes (this one and ``workers - 1``
+    of ``pool``)."""
     assert budget.deadline is not None
     deadline = budget.deadline
     rng = random.Random(seed)
@@ -198,7 +164,6 @@ def parallel_alphabeta(
     workers = min(workers, len(moves))
     futures = []
     if workers > 1:
-        pool = worker_pool(workers - 1)
         futures = [
             pool.submit(_ab_worker, game, policy, pos, moves[i::workers], deadline, seed + i, depth_step)
             for i in range(1, workers)

@@ -6,11 +6,12 @@ import argparse
 import json
 from typing import Any
 
-from engines.ai import Analysis, think
+from engines.ai import Analysis, start_workers, think, wait_for_workers
 from engines.ai.levels import HIGHEST, LOWEST
 from engines.game import Game
 from host.cli_error import CliError
-from host.gamearg import add_game_arguments, make_game, play_moves
+from host.gamearg import add_game_arguments, add_workers_argument, make_game, play_moves
+from host.stopping import until_stopped
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -20,6 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--nodes", type=int, default=None, help="node budget: the same answer on every machine")
     p.add_argument("--level", type=int, default=HIGHEST, help=f"playing level {LOWEST}..{HIGHEST}")
     p.add_argument("--seed", type=int, default=0)
+    add_workers_argument(p)
     p.set_defaults(run=run)
 
 
@@ -41,6 +43,10 @@ def analysis_json(game: Game[Any, Any], pos: Any, found: Analysis) -> dict[str, 
 
 
 def run(args: argparse.Namespace) -> int:
+    return until_stopped(lambda: analyse(args))
+
+
+def analyse(args: argparse.Namespace) -> int:
     if not LOWEST <= args.level <= HIGHEST:
         raise CliError(f"--level must be {LOWEST}..{HIGHEST}")
     if args.seconds is not None and args.seconds <= 0:
@@ -48,9 +54,20 @@ def run(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes <= 0:
         raise CliError("--nodes must be positive")
     game = make_game(args)
+    start_workers(game, level=args.level, nodes=args.nodes, workers=args.workers)
     pos = play_moves(game, args.moves)[-1]
     if game.outcome(pos) is not None:
         raise CliError("the game is over after these moves: nothing to analyse")
-    found = think(game, pos, level=args.level, seconds=args.seconds, nodes=args.nodes, seed=args.seed)
+    # The time asked for is for thinking: its clock starts once the workers are up.
+    wait_for_workers()
+    found = think(
+        game,
+        pos,
+        level=args.level,
+        seconds=args.seconds,
+        nodes=args.nodes,
+        seed=args.seed,
+        workers=args.workers,
+    )
     print(json.dumps(analysis_json(game, pos, found)))
     return 0

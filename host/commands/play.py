@@ -34,6 +34,7 @@ from engines.game import MoveError
 from host import play_values
 from host.cli_error import CliError
 from host.drivers.interfaces import DriverError
+from host.gamearg import add_workers_argument
 from host.hardware.loading import BoardFileError
 from host.link.status import LinkError, LinkStatus
 from host.session.ai_opponent import AiOpponent
@@ -44,6 +45,7 @@ from host.session.session import Event, Settings
 from host.session.setup import Table, default_board, open_real, open_simulated
 from host.shown import shown
 from host.sim.firmware_process import FirmwareProcessError
+from host.stopping import until_stopped
 from host.store.database import StoreError
 from host.store.imports import import_old_journals
 from host.store.paths import default_store
@@ -80,6 +82,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     seconds = play_values.from_text(play_values.seconds, play_values.number_text)
     p.add_argument("--seconds", type=seconds, default=3.0, help="AI thinking time per move")
     p.add_argument("--nodes", type=int, help="AI node budget per move instead of time (repeatable play)")
+    add_workers_argument(p)
     p.add_argument(
         "--journal", type=Path, metavar="PATH",
         help="the game store, a SQLite file (default: ~/.local/share/magboard/games.sqlite3)",
@@ -122,6 +125,10 @@ def import_journals(args: argparse.Namespace, path: Path) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    return until_stopped(lambda: play(args))
+
+
+def play(args: argparse.Namespace) -> int:
     if args.game not in registry.available():
         raise CliError(f"unknown game {args.game!r} (known: {', '.join(registry.available())})")
     if args.script is not None and args.serial is not None:
@@ -143,7 +150,9 @@ def run(args: argparse.Namespace) -> int:
     # A file size limit (ulimit -f) then fails the store's write like a full disk, which the game
     # survives, instead of killing the program.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    opponent = None if args.humans else AiOpponent(args.level, args.seconds, args.nodes, args.seed)
+    opponent = (
+        None if args.humans else AiOpponent(args.level, args.seconds, args.nodes, args.seed, args.workers)
+    )
     settings = Settings(ai_side=None if args.humans else 1 - args.side)
     board_id = args.board or default_board(args.game)
     common: dict[str, Any] = {

@@ -4,25 +4,38 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.ai import hint, think
+from engines.ai import hint, start_workers, think
 from engines.game import Game
 
 
 class AiOpponent:
-    """Moves at a level and a time (or node budget) per move; hints in a fixed short time."""
+    """Moves at a level and a time (or node budget) per move; hints in a fixed short time.  A timed
+    search shares its work with ``workers`` processes in all (default: one per core)."""
 
     def __init__(
-        self, level: int = 10, seconds: float | None = None, nodes: int | None = None, seed: int = 0
+        self,
+        level: int = 10,
+        seconds: float | None = None,
+        nodes: int | None = None,
+        seed: int = 0,
+        workers: int | None = None,
     ) -> None:
         self.level = level
         self.seconds = seconds
         self.nodes = nodes
         self.seed = seed
+        self.workers = workers
+
+    def start(self, game: Game[Any, Any]) -> None:
+        # Hints search at the highest level, whatever the AI plays at.
+        start_workers(game, nodes=self.nodes, workers=self.workers)
 
     def choose(self, game: Game[Any, Any], pos: Any) -> Any:
-        return think(game, pos, level=self.level, seconds=self.seconds, nodes=self.nodes, seed=self.seed).best
+        level, seconds, nodes, seed, workers = self.level, self.seconds, self.nodes, self.seed, self.workers
+        return think(game, pos, level=level, seconds=seconds, nodes=nodes, seed=seed, workers=workers).best
 
     def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
         if self.nodes is not None:
             return list(think(game, pos, nodes=self.nodes, seed=self.seed).pv)
-        return list(hint(game, pos, seconds=min(self.seconds or 1.0, 1.0), seed=self.seed).pv)
+        seconds = min(self.seconds or 1.0, 1.0)
+        return list(hint(game, pos, seconds=seconds, seed=self.seed, workers=self.workers).pv)

@@ -21,6 +21,10 @@ from host.session import core
 class Opponent(Protocol):
     """Chooses moves for the AI's side (and hints for the player's)."""
 
+    def start(self, game: Game[Any, Any]) -> None:
+        """Get ready for the first question about ``game`` (the AI starts its worker processes), when
+        the session is set up."""
+
     def choose(self, game: Game[Any, Any], pos: Any) -> Any: ...
 
     def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]: ...

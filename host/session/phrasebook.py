@@ -213,6 +213,9 @@ class Playing:
         if not held:
             self.go.set()
 
+    def start(self, game: Game[Any, Any]) -> None:
+        """Nothing to get ready: a scenario gives its moves."""
+
     def choose(self, game: Game[Any, Any], pos: Any) -> Any:
         self.go.wait()
         texts = game.legal_texts(pos)

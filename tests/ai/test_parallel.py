@@ -6,13 +6,22 @@ import os
 import random
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from engines import registry
-from engines.ai import think
-from engines.ai.parallel import _ab_worker, worker_pool
+from engines.ai import think, workers
+from engines.ai.parallel import _ab_worker
 from engines.ai.policy import policy_for
+
+
+def worker_pool(size: int) -> ProcessPoolExecutor:
+    workers.start(size)
+    assert workers.wait(60)
+    pool = workers.ready(size)
+    assert pool is not None
+    return pool
 
 
 def test_workers_are_not_children_of_this_process() -> None:
@@ -32,6 +41,7 @@ def test_a_parallel_search_from_a_thread_answers_a_legal_move(game_id: str) -> N
     stop = threading.Event()
     busy = threading.Thread(target=stop.wait)  # another thread alive, as the board link is in a session
     busy.start()
+    worker_pool(1)
     searching = threading.Thread(target=lambda: answers.append(think(game, pos, seconds=0.3, workers=2)))
     searching.start()
     searching.join()
