@@ -175,6 +175,8 @@ class Tracker(Generic[R]):
             top = held[-1]
             landings = [(c, j) for c in consistent if cell in c.after for j in self._landings(c, cell, top)]
             reading_of, committed = expect.reading_of_stack, expect.reading
+            if not landings and any(reading[cell] == reading_of(c.after[cell]) for c in consistent):
+                continue  # taken off as a move takes it off (a captured group, stone by stone), not carried
             # Put down already where a legal move takes it, as far as the sensors can see (a knight on a
             # knight reads the same before and after: it is still in the hand until that changes).
             if any(reading[j] == reading_of(c.after[j]) != committed[j] for c, j in landings):
