@@ -134,6 +134,14 @@ def test_a_group_taken_off_before_the_stone_is_put_down_asks_for_the_stone() -> 
     assert session.moves == [*SETUP, "d3"]
 
 
+def test_a_stone_taken_off_again_takes_back_its_move_not_the_pass_before_it() -> None:
+    session, board, _ = session_on("go7-hall")
+    play(session, board, ["d4", "pass", "e5"])
+    board.lift("e5")
+    board.wait(300)
+    assert session.moves == ["d4", "pass"] and session.intent.kind is Kind.YOUR_TURN
+
+
 def test_a_stone_of_the_wrong_colour_is_a_mistake_on_hall_and_unseen_on_reed() -> None:
     hall, board, _ = session_on("go7-hall")
     board.place("d4", WHITE)  # Black's turn
