@@ -187,6 +187,7 @@ class TablePage:
         game = self.table.game
         move = game.parse_move(view.position, text)
         self._typed_move = (view.moves, game.format_move(view.position, move))
+        self._answered = None  # a new typed move: the board may ask what it asked before (a second pass)
         return game.play(view.position, move)
 
     def _answer_typed(self, view: SessionView) -> None:
