@@ -23,7 +23,7 @@ from mypy_extensions import mypyc_attr
 from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
 from engines.bits import cells_of
 from engines.go7.board import FULL, GEOMETRY, KOMI, NEIGHBOURS, PASS, POINTS, group, spread
-from engines.go7.rules import Go7, Position, place
+from engines.go7.rules import Go7, Position
 
 
 def _diagonals(point: int) -> int:
@@ -120,7 +120,8 @@ def is_own_eye(mine: int, theirs: int, point: int) -> bool:
 @mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class Go7Policy(Policy[Position, int]):
     # Alpha-beta beat MCTS 16-4 in self-play at 0.25 s a move (benchmarks/bench_ai.py versus go7 --set
-    # algorithm=alphabeta --games 20); MCTS's best playouts were 2 moves long (15-5 against 8).
+    # algorithm=alphabeta --games 20), and a quiescence search of captures added nothing (11-9); MCTS's
+    # best playouts were 2 moves long (15-5 against 8).
     algorithm = "alphabeta"
     playout_depth = 2
     widening_base = 3.0
@@ -171,21 +172,6 @@ class Go7Policy(Policy[Position, int]):
             )
         ranked = sorted(range(len(moves)), key=keys.__getitem__, reverse=True)
         return [moves[i] for i in ranked]
-
-    def noisy(self, pos: Position) -> list[int]:
-        """The moves that take two stones or more, the most first: each leaves fewer stones on the board,
-        so a line of them ends (a single stone taken for one put down would not, in a ko)."""
-        mine, theirs = (pos.white, pos.black) if pos.to_move else (pos.black, pos.white)
-        empty = FULL & ~(mine | theirs)
-        found: list[tuple[int, int]] = []
-        ko = 1 << pos.ko if pos.ko >= 0 else 0
-        for point in cells_of(in_atari(theirs, empty)[1] & ~ko):
-            _, _, captured = place(mine, theirs, point)
-            taken = captured.bit_count()
-            if taken >= 2:  # legal: taking stones leaves the stone a liberty (the ko point is left out)
-                found.append((taken, point))
-        found.sort(reverse=True)
-        return [point for _, point in found]
 
     def playout_move(self, pos: Position, moves: list[int], rng: random.Random) -> int:
         """A random move that fills no eye of the mover's own; the pass only when nothing else is left."""

@@ -134,22 +134,3 @@ def test_after_a_pass_the_search_passes_to_win_and_plays_on_when_a_pass_would_lo
     # Had White passed, Black passing would lose by half a point: Black plays on.
     losing = GAME.play(position_from_diagram("\n".join(["...xo.."] * 7))._replace(to_move=1), PASS)
     assert think(GAME, losing, nodes=500, seed=1).best != PASS
-
-
-def test_noisy_moves_take_two_stones_or_more() -> None:
-    pos = position_from_diagram(
-        """
-        .......
-        ..xxx..
-        .xooox.
-        .xoox..
-        ..x....
-        .......
-        o......
-        """
-    )
-    assert POLICY.noisy(pos) == [GAME.geometry.cell("d3")]  # five stones; a1 (two liberties) is no capture
-    # White's a1 under Black's a2 has one liberty, b1: Black b1 takes one stone, which is not noisy.
-    single = position_from_diagram("\n".join(["......."] * 5 + ["x......"] + ["o......"]))
-    a1, b1 = GAME.geometry.cell("a1"), GAME.geometry.cell("b1")
-    assert GAME.changed_cells(single, b1) == (b1, a1) and POLICY.noisy(single) == []
