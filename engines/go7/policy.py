@@ -20,6 +20,7 @@ import random
 
 from mypy_extensions import mypyc_attr
 
+from engines.ai.levels import Handicap
 from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
 from engines.bits import cells_of
 from engines.go7.board import FULL, GEOMETRY, KOMI, NEIGHBOURS, PASS, POINTS, group, spread
@@ -123,6 +124,21 @@ class Go7Policy(Policy[Position, int]):
     # algorithm=alphabeta --games 20), and a quiescence search of captures added nothing (11-9); MCTS's
     # best playouts were 2 moves long (15-5 against 8).
     algorithm = "alphabeta"
+    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (13 rungs, 12
+    # games a match, two runs): level 10 at 0.25 s a move (about 300 nodes) is 1120 Elo above random play,
+    # so 125 a level. Two moves to choose from instead of one are already 400 Elo, so levels 2-4 all
+    # choose between 2 moves of the usual 20-50; a node cap adds little until a whole ply is searched.
+    handicaps: tuple[Handicap, ...] = (
+        (0.0, 1),
+        (0.02, 1),
+        (0.03, 1),
+        (0.05, 1),
+        (0.25, 1),
+        (0.47, 1),
+        (0.75, 3),
+        (0.93, 6),
+        (1.0, 107),
+    )
     playout_depth = 2
     widening_base = 3.0
     widening_exponent = 0.5
