@@ -1,16 +1,24 @@
 """The firmware on the emulated Pico, measured in emulated time (125 MHz, rp2040js): what a real
 Pico would take, whatever the host's speed.
 
-    .venv/bin/python benchmarks/bench_emulated_pico.py [--boards ID,...] [--changes N]
+    .venv/bin/python benchmarks/bench_emulated_pico.py [--boards ID,...] [--changes N] [--seed S]
 
-For each board build:
-1. sensor.update() per scan period (scan, classify, debounce) and the bare scan, in us and
-   cycles, and heap bytes allocated per period, idle and with a contact toggling
-   (firmware/sim/measure_on_pico.py run with mpremote on the emulated Pico).
-2. Change -> STATE latency: a cell's sensor changes on the emulated GPIOs or ADC at a random
-   moment; the time until the USB CDC transfer that completes the STATE frame saying so, both
-   stamped by the emulator's clock. p50 and p99 over N changes (the firmware's debounce_ms is
-   part of it by design).
+For each board build (all eight unless --boards says otherwise):
+1. The scan: sensor.update() per period (scan, classify, debounce: the viper loops the firmware
+   runs) and the same period done by the plain Python references (the firmware before them),
+   in the same run; the bare scan; heap bytes allocated per period, idle and with a sensor the
+   benchmark keeps toggling (firmware/sim/measure_on_pico.py, run with mpremote). The scan
+   period the board file should have: 1.5 x the update with a sensor changing.
+2. End to end: in a position where a piece can be lifted, a hand lifts it and puts it back, N
+   changes in all, 0.1-0.4 s of the Pico's time apart, each at a random moment. Each is
+   followed through the real pipeline - the firmware's main loop on the emulated Pico, USB
+   CDC, the host's DeviceLink, tracker, session and LED frame - and stamped with the
+   emulator's clock: the wiring change at the sensor, the USB transfer completing the STATE
+   that reports it, the host's LED write (the emulator's clock when the host wrote the frame:
+   the emulator runs no faster than the wall clock, slower when the host is busy), and on
+   Pico-LED builds the NeoPixel frame decoded from the data pin. p50 and p99 of change ->
+   STATE, STATE -> LED write, LED write -> NeoPixels, and the total.
+Prints one JSON line per build and measurement, then the table firmware/README.md shows.
 
 Needs node, emulator/node_modules (npm ci --prefix emulator) and ../shared/rp2040.
 """
@@ -19,67 +27,89 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
-import statistics
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
-import serial
-
+from engines import registry
+from engines.game import Game
+from host.drivers.interfaces import RGB, LedStrip, monotonic_us
+from host.drivers.link_strip import LinkStrip
 from host.hardware.firmware_config import firmware_config
-from host.hardware.loading import load_board
-from host.hardware.spec import BoardSpec
-from host.link.frames import decode_frame
-from host.link.messages import State, parse_device_message
-from host.sim.emulated_pico import FIRMWARE_DIR, EmulatedPico, missing
-from host.sim.firmware_process import empty_board
+from host.hardware.loading import board_ids, load_board
+from host.hardware.sensing import Reading, SensorModel
+from host.hardware.spec import LED_PICO, BoardSpec
+from host.link.device_link import SILENCE_TIMEOUT_S, DeviceLink, Expectation
+from host.link.frames import FrameError, decode_frame
+from host.link.messages import Heartbeat, State, parse_device_message
+from host.session.board_play import BoardPlay
+from host.session.diff import hand_actions
+from host.session.live import LiveLoop
+from host.session.session import Session, Settings
+from host.sim.emulated_pico import EmulatedPico, missing
+from host.sim.firmware_process import FIRMWARE_DIR, empty_board
+from host.sim.rig import EMULATED_SLOWDOWN, READY_S
+from host.sim.virtual_board import SensorPhysics, SimClock, VirtualBoard
+from host.sim.virtual_buttons import VirtualButtons
+from host.sim.virtual_leds import VirtualStrip
 
 CYCLES_PER_US = 125
 PROBE = FIRMWARE_DIR / "sim" / "measure_on_pico.py"
-DEFAULT_BOARDS = "desdemona-reed,desdemona-hall"
+READY = READY_S * EMULATED_SLOWDOWN
+WAIT_S = 300.0  # wall time allowed for one change to reach the LEDs on a slow, busy host
+PERIOD_FACTOR = 1.5  # a board's scan period: this times its update with a sensor changing
+PERIOD_STEP_US = 50  # rounded up to a multiple of this
+# Exact sensors: no bounce, no field ramp, no noise, zeros at nominal (the firmware's calibration).
+EXACT = SensorPhysics(bounce_us=0, ramp_us=0, noise=0.0, offset_spread=0.0)
 
 
 def mpremote_exec(port: str, code: str) -> str:
     done = subprocess.run(
         [sys.executable, "-m", "mpremote", "connect", port, "exec", code],
-        capture_output=True, text=True, timeout=900,
+        capture_output=True, text=True, timeout=3600,
     )  # fmt: skip
     if done.returncode:
         raise SystemExit(f"mpremote exec failed: {done.stderr.strip() or done.stdout.strip()}")
     return done.stdout
 
 
-def wiring(pico: EmulatedPico, board: BoardSpec, on: bool) -> None:
-    """The empty board, with the first cell's sensor felt (a closed switch, a strong south pole)."""
-    frame = empty_board(pico.config)
-    cell = board.cells[0]
-    row, col = divmod(board.address(cell), board.sensor.cols)
+def wire(pico: EmulatedPico, board: BoardSpec, frame: list[list[int]]) -> None:
     if board.sensor.analog:
-        if on:
-            frame[row][col] = min(65535, frame[row][col] + 12000)
         pico.set_analog(frame)
     else:
-        frame[row][col] = 1 if on else 0
         pico.set_digital([[bool(v) for v in line] for line in frame])
 
 
+def felt(pico: EmulatedPico, board: BoardSpec, on: bool) -> list[list[int]]:
+    """The empty board, with the first cell's sensor felt (a closed switch, a strong south pole)."""
+    frame = empty_board(pico.config)
+    row, col = divmod(board.address(board.cells[0]), board.sensor.cols)
+    if on:
+        frame[row][col] = min(65535, frame[row][col] + 12000) if board.sensor.analog else 1
+    return frame
+
+
+def scan_period(update_us: float) -> int:
+    return max(250, math.ceil(update_us * PERIOD_FACTOR / PERIOD_STEP_US) * PERIOD_STEP_US)
+
+
 def scan_cost(board: BoardSpec) -> dict[str, Any]:
-    config = firmware_config(board)
     code = PROBE.read_text(encoding="utf-8")
-    with EmulatedPico(config, boot_main=False) as pico:
-        pico.wait_for("usb", 120)
+    with EmulatedPico(firmware_config(board), boot_main=False) as pico:
+        pico.wait_for("usb", READY)
         idle = json.loads(mpremote_exec(pico.port, code).strip().splitlines()[-1])
         stop = threading.Event()
 
         def toggle() -> None:
             on = False
-            while not stop.is_set():
+            while not stop.wait(0.002):
                 on = not on
-                wiring(pico, board, on)
-                time.sleep(0.002)
+                wire(pico, board, felt(pico, board, on))
 
         thread = threading.Thread(target=toggle, daemon=True)
         thread.start()
@@ -91,118 +121,272 @@ def scan_cost(board: BoardSpec) -> dict[str, Any]:
     return {
         "board": board.id,
         "sensors": idle["sensors"],
-        "scan_period_us": idle["scan_period_us"],
+        "settle_us": idle["settle_us"],
         "us_per_update": idle["us_per_update"],
         "cycles_per_update": round(idle["us_per_update"] * CYCLES_PER_US),
+        "us_per_update_toggling": busy["us_per_update"],
         "us_per_bare_scan": idle["us_per_bare_scan"],
+        "us_per_python_update": idle["us_per_python_update"],
+        "us_per_python_update_toggling": busy["us_per_python_update"],
         "bytes_per_update_idle": idle["bytes_per_update"],
         "bytes_per_update_toggling": busy["bytes_per_update"],
-        "us_per_update_toggling": busy["us_per_update"],
+        "bytes_per_bare_scan": idle["bytes_per_bare_scan"],
+        "scan_period_us": idle["scan_period_us"],
+        "scan_period_us_derived": scan_period(busy["us_per_update"]),
     }
 
 
-class StateTimes:
-    """The STATE frames the Pico sent, each stamped with the emulated time of the USB transfer
-    that completed it, and the value they give the first cell."""
+# --- end to end ----------------------------------------------------------------------------------
 
-    def __init__(self, pico: EmulatedPico, port: serial.Serial, board: BoardSpec) -> None:
+
+def liftable_position(game: Game[Any, Any], rng: random.Random) -> tuple[list[Any], list[str], list[str]]:
+    """A position reached by random moves in which pieces can be lifted (a legal move starts by
+    lifting one): its history, the moves, and the cells of those pieces."""
+    for _ in range(50):
+        history: list[Any] = [game.start()]
+        moves: list[str] = []
+        for _ply in range(40):
+            pos = history[-1]
+            if game.is_over(pos):
+                break
+            before = game.cells(pos)
+            cells = sorted(
+                {
+                    acts[0].cells[0]
+                    for move in game.legal_moves(pos)
+                    if (acts := hand_actions(game, before, game.cells(game.play(pos, move))))
+                    and acts[0].verb == "lift"
+                }
+            )
+            if cells and len(moves) >= 2:
+                return history, moves, cells
+            move = rng.choice(game.legal_moves(pos))
+            moves.append(game.format_move(pos, move))
+            history.append(game.play(pos, move))
+    raise SystemExit(f"{game.id}: no position with a piece to lift")
+
+
+class StampedStrip:
+    """The host's LED strip, asking the emulator for its clock at every frame written."""
+
+    def __init__(self, strip: LedStrip, pico: EmulatedPico) -> None:
+        self.strip = strip
         self.pico = pico
-        self.port = port
-        self.address = board.address(board.cells[0])
-        self.pending = bytearray()
-        self.received = 0  # bytes read from the port, all of them traced as USB transfers
-        self.states: list[tuple[int, int]] = []  # (emulated ns, value of the first cell)
+        self.written = 0
 
-    def poll(self) -> None:
-        data = self.port.read(max(1, self.port.in_waiting))
-        if not data:
+    @property
+    def count(self) -> int:
+        return self.strip.count
+
+    def show(self, frame: Sequence[RGB]) -> None:
+        self.strip.show(frame)
+        self.written += 1
+        self.pico.stamp(f"led{self.written}")
+
+    def close(self) -> None:
+        self.strip.close()
+
+
+def first_event(
+    pico: EmulatedPico, kind: str, after_ns: int, test: Callable[[dict[str, Any]], bool] = lambda e: True
+) -> dict[str, Any]:
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        for event in pico.events(kind):
+            if int(event["t"]) >= after_ns and test(event):
+                return event
+        time.sleep(0.005)
+    raise SystemExit(f"no {kind!r} event after {after_ns} ns within {WAIT_S} s")
+
+
+def pause(pico: EmulatedPico, seconds: float) -> None:
+    """Until that much emulated time has passed."""
+    end = pico.now_ns(WAIT_S) + int(seconds * 1e9)
+    while pico.now_ns(WAIT_S) < end:
+        time.sleep(0.02)
+
+
+def quiet(pico: EmulatedPico, ns: int = 200_000_000) -> None:
+    """Until the host has sent the Pico nothing for ns of emulated time."""
+    deadline = time.monotonic() + WAIT_S
+    while time.monotonic() < deadline:
+        received = [int(event["t"]) for event in pico.events("rx")]
+        if pico.now_ns(WAIT_S) - max(received, default=0) > ns:
             return
-        # The emulator reports each USB transfer on its control socket, which may lag the bytes.
-        wanted = self.received + len(data)
-        deadline = time.monotonic() + 10
-        while (ends := self._transfer_ends())[-1:] and ends[-1][0] < wanted and time.monotonic() < deadline:
-            time.sleep(0.001)
-        for byte in data:
-            self.received += 1
-            if byte:
-                self.pending.append(byte)
-                continue
-            chunk = bytes(self.pending)
-            self.pending.clear()
-            stamp = next((t for end, t in ends if end >= self.received), None)
-            if not chunk or stamp is None:
-                continue
-            try:
-                message = parse_device_message(decode_frame(chunk))
-            except ValueError:
-                continue
-            if isinstance(message, State):
-                self.states.append((stamp, message.values[self.address]))
-
-    def _transfer_ends(self) -> list[tuple[int, int]]:
-        """(bytes sent so far, emulated ns) at the end of every USB transfer to the host."""
-        ends = []
-        total = 0
-        for event in self.pico.events("tx"):
-            total += int(event["n"])
-            ends.append((total, int(event["t"])))
-        return ends
+        time.sleep(0.2)
+    raise SystemExit(f"the host kept talking to the Pico for {WAIT_S} s")
 
 
-def latency(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
+def message_of(event: dict[str, Any]) -> object:
+    try:
+        return parse_device_message(decode_frame(bytes.fromhex(event["data"])))
+    except (FrameError, ValueError):
+        return None
+
+
+def state_of(event: dict[str, Any]) -> State | None:
+    message = message_of(event)
+    return message if isinstance(message, State) else None
+
+
+def end_to_end(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
-    config = firmware_config(board)
-    with EmulatedPico(config) as pico:
+    game = registry.make(board.game, ())
+    history, moves, cells = liftable_position(game, rng)
+    model = SensorModel(board)
+    session = Session(
+        game, model.reading_of, Reading.EMPTY, settings=Settings(ai_side=None), history=history, moves=moves
+    )
+    virtual = VirtualBoard(board, SimClock(), seed=seed, physics=EXACT)
+    virtual.set_position(game.cells(history[-1]))
+    on_pico = board.leds.driver == LED_PICO
+    samples: list[tuple[float, float, float, float]] = []
+    with EmulatedPico(firmware_config(board)) as pico:
         pico.trace(True)
-        with serial.Serial(pico.port, timeout=0.05) as port:
-            times = StateTimes(pico, port, board)
-            deadline = time.monotonic() + 300
-            while not times.states and time.monotonic() < deadline:
-                times.poll()
-            samples = []
-            on = False
-            for _ in range(changes):
-                pause = time.monotonic() + rng.uniform(0.05, 0.25)
-                while time.monotonic() < pause:
-                    times.poll()
-                on = not on
-                mark = pico.event_count
-                wiring(pico, board, on)
-                wired = int(pico.wait_for("wired", 60, mark)["t"])
-                deadline = time.monotonic() + 60
-                while time.monotonic() < deadline:
-                    times.poll()
-                    done = [t for t, value in times.states if t >= wired and (value != 0) == on]
-                    if done:
-                        samples.append((done[0] - wired) / 1e6)
-                        break
-    samples.sort()
+        wire(pico, board, virtual.frame())
+        # The link once the main loop runs: a link waiting through a slow boot would queue a request
+        # a second for the firmware to answer one by one afterwards.
+        first_event(pico, "frame", 0, lambda event: state_of(event) is not None)
+        expect = Expectation(board=board.id, rows=board.sensor.rows, cols=board.sensor.cols)
+        with DeviceLink(
+            pico.port, expect=expect, silence_timeout=SILENCE_TIMEOUT_S * EMULATED_SLOWDOWN
+        ) as link:
+            link.wait_ready(READY)
+            quiet(pico)
+            strip: LedStrip = (
+                LinkStrip(link, board.leds, timeout=EMULATED_SLOWDOWN)
+                if on_pico
+                else VirtualStrip(board.leds, monotonic_us)
+            )
+            stamped = StampedStrip(strip, pico)
+            play = BoardPlay(session, board, model, stamped)
+            loop = LiveLoop(play, link, VirtualButtons(monotonic_us))
+            server = threading.Thread(target=loop.run, daemon=True)
+            server.start()
+            try:
+                time.sleep(1.0)
+                for i in range(changes):
+                    # A hand's pace, in the Pico's time (a busy host slows the emulator down), at a
+                    # random moment of the scan loop.
+                    pause(pico, rng.uniform(0.1, 0.4))
+                    if i % 2 == 0:
+                        cell = rng.choice(cells)
+                        held = virtual.lift(cell)
+                    else:
+                        virtual.place(cell, held)
+                    samples.append(follow(pico, board, virtual, cell, stamped, on_pico))
+            finally:
+                loop.stop.set()
+                server.join(timeout=30)
+                stamped.close()
+        beats = [beat for event in pico.events("frame") if isinstance(beat := message_of(event), Heartbeat)]
     return {
         "board": board.id,
-        "debounce_ms": config.get("debounce_ms"),
-        "scan_period_us": config.get("scan_period_us"),
         "changes": len(samples),
-        "p50_ms": round(statistics.median(samples), 2),
-        "p99_ms": round(samples[min(len(samples) - 1, int(len(samples) * 0.99))], 2),
-        "max_ms": round(samples[-1], 2),
+        **percentiles(samples),
+        # The firmware's own counters over the run: the fewest scans in a second, the longest
+        # sensor.update(), and the periods that overran (a STATE sent, an LED frame received).
+        "scans_per_s_min": min((beat.scans_per_second for beat in beats[1:]), default=None),
+        "max_scan_us": max((beat.max_scan_us for beat in beats[1:]), default=None),
+        "deadline_misses": beats[-1].deadline_misses if beats else None,
     }
+
+
+def follow(
+    pico: EmulatedPico, board: BoardSpec, virtual: VirtualBoard, cell: str, strip: StampedStrip, on_pico: bool
+) -> tuple[float, float, float, float]:
+    """One change, wired now: (change -> STATE, STATE -> LED write, LED write -> NeoPixels, total) ms."""
+    address = board.address(board.cell(cell))
+    before = pico.events("frame")
+    old = next((s.values[address] for e in reversed(before) if (s := state_of(e)) is not None), None)
+    written = strip.written
+    leds_before = pico.led_frames[-1][1] if pico.led_frames else None
+    mark = pico.event_count
+    wire(pico, board, virtual.frame())
+    changed = int(pico.wait_for("wired", WAIT_S, mark)["t"])
+
+    def reports_it(event: dict[str, Any]) -> bool:
+        state = state_of(event)
+        return state is not None and state.values[address] != old
+
+    reported = int(first_event(pico, "frame", changed, reports_it)["t"])
+    deadline = time.monotonic() + WAIT_S
+    while strip.written == written and time.monotonic() < deadline:
+        time.sleep(0.005)
+    tag = f"led{written + 1}"
+    write = int(first_event(pico, "time", 0, lambda e: e.get("tag") == tag)["t"])
+    end = write
+    if on_pico:
+        end = int(first_event(pico, "leds", reported, lambda e: leds_of(e) != leds_before)["t"])
+    ms = 1e-6
+    return ((reported - changed) * ms, (write - reported) * ms, (end - write) * ms, (end - changed) * ms)
+
+
+def leds_of(event: dict[str, Any]) -> list[RGB]:
+    data = bytes.fromhex(event["data"])
+    return [(data[i + 1], data[i], data[i + 2]) for i in range(0, len(data) - 2, 3)]
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 2)
+
+
+def percentiles(samples: list[tuple[float, float, float, float]]) -> dict[str, float]:
+    out = {}
+    for i, name in enumerate(("change_to_state", "state_to_led_write", "led_write_to_neopixels", "total")):
+        values = [sample[i] for sample in samples]
+        out[f"{name}_p50_ms"] = percentile(values, 0.5)
+        out[f"{name}_p99_ms"] = percentile(values, 0.99)
+        out[f"{name}_max_ms"] = round(max(values), 2)
+    return out
+
+
+def table(costs: list[dict[str, Any]], ends: list[dict[str, Any]], pico_leds: set[str]) -> str:
+    head = (
+        "| build | sensors | settle | update idle | update, changing | Python update, changing "
+        "| bare scan | heap/period | period | change -> STATE p50 / p99 | -> LED write p50 / p99 "
+        "| end to end p50 / p99 |\n"
+        "|---|---|---|---|---|---|---|---|---|---|---|---|\n"
+    )
+    rows = []
+    for cost, end in zip(costs, ends, strict=True):
+        heap = max(cost["bytes_per_update_idle"], cost["bytes_per_update_toggling"])
+        what = "NeoPixels" if cost["board"] in pico_leds else "LED write"
+        rows.append(
+            f"| {cost['board']} | {cost['sensors']} | {cost['settle_us']} us "
+            f"| {cost['us_per_update'] / 1000:.2f} ms | {cost['us_per_update_toggling'] / 1000:.2f} ms "
+            f"| {cost['us_per_python_update_toggling'] / 1000:.2f} ms "
+            f"| {cost['us_per_bare_scan'] / 1000:.2f} ms "
+            f"| {heap:g} B | {cost['scan_period_us'] / 1000:g} ms "
+            f"| {end['change_to_state_p50_ms']} / {end['change_to_state_p99_ms']} ms "
+            f"| {end['state_to_led_write_p50_ms']} / {end['state_to_led_write_p99_ms']} ms "
+            f"| {end['total_p50_ms']} / {end['total_p99_ms']} ms ({what}) |"
+        )
+    return head + "\n".join(rows)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--boards", default=DEFAULT_BOARDS, help="comma-separated board ids")
-    parser.add_argument("--changes", type=int, default=40, help="cell changes timed per board")
+    parser.add_argument("--boards", default=",".join(board_ids()), help="comma-separated board ids")
+    parser.add_argument("--changes", type=int, default=40, help="hand changes followed per board")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     reason = missing()
     if reason is not None:
         raise SystemExit(f"cannot emulate a Pico: {reason}")
+    costs, ends, pico_leds = [], [], set()
     for board_id in args.boards.split(","):
         board = load_board(board_id)
-        print(json.dumps(scan_cost(board)), flush=True)
-        print(json.dumps(latency(board, args.changes, args.seed)), flush=True)
+        if board.leds.driver == LED_PICO:
+            pico_leds.add(board.id)
+        costs.append(scan_cost(board))
+        print(json.dumps(costs[-1]), flush=True)
+        ends.append(end_to_end(board, args.changes, args.seed))
+        print(json.dumps(ends[-1]), flush=True)
+    print(table(costs, ends, pico_leds))
 
 
 if __name__ == "__main__":

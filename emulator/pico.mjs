@@ -6,8 +6,15 @@
 // caller made, so pyserial and mpremote open the other side as they open a Pico). --control-fd
 // --flash is the chip's 2 MiB flash, kept on disk (made from the UF2 and the optional littlefs
 // --fs-image when it does not exist yet), so it survives power cuts as a Pico's does. --control-fd
-// carries JSON lines both ways: the board's wiring and power cycles in, the USB connection,
-// resets and decoded NeoPixel frames out (see README.md beside this file).
+// carries JSON lines both ways; times t are emulated nanoseconds:
+//   in:  {op: 'wire', kind: 'switches', switches: [[row GPIO, column mask]], columns, rows} or
+//        {op: 'wire', kind: 'muxes', adc, select: [S0..S3], muxes: [[enable GPIO, [16 values]]]};
+//        {op: 'leds', pin}; {op: 'power_cycle'}; {op: 'trace', on}; {op: 'time', tag}; {op: 'settle'}
+//   out: {event: 'boot', reason}, {event: 'usb', t}, {event: 'leds', pin, t, data: GRB hex};
+//        while tracing {event: 'wired', t}, {event: 'tx', t, n}, {event: 'rx', t, n} and
+//        {event: 'frame', t, data: a COBS frame to the host, hex}; {event: 'time', t, tag};
+//        {event: 'settle', reads, min_gap_ns}: reads since the last report and the least time from a
+//        select-line change to a read (see SettleWatch).
 //
 // rp2040js leaves gaps that a real Pico fills, filled here: flash erase and program (the boot
 // ROM's flash_range_erase and flash_range_program run in JS, with NOR semantics), the 512-byte
@@ -23,6 +30,7 @@ import { BasePeripheral, GPIOPinState, RP2040, USBCDC } from 'rp2040js';
 const FLASH_BASE = 0x10000000;
 const FS_OFFSET = 0xa0000; // MicroPython RPI_PICO: littlefs2 from here to the end of the 2 MiB flash
 const WATCHDOG_BASE = 0x40058;
+const SIO_GPIO_IN = 0x004;
 const ROSC_BASE = 0x40060;
 const VREG_AND_CHIP_RESET_BASE = 0x40064;
 const FLASH_SIZE = 2 * 1024 * 1024;
@@ -152,9 +160,51 @@ class Control {
   }
 }
 
+/** How soon the firmware reads its sensors after switching what they connect to: the emulated time
+ * from the last change of a select line (a matrix row; a multiplexer's select or enable) to each
+ * read (a GPIO_IN read of the columns; the start of an ADC conversion, when it samples), the least
+ * of them and how many since the last report. A real board needs the lines to settle first. */
+class SettleWatch {
+  constructor(clock) {
+    this.clock = clock;
+    this.pins = 0; // mask of the select GPIOs
+    this.kind = null; // 'switches' (GPIO_IN reads) or 'muxes' (ADC reads)
+    this.changedAt = -1;
+    this.reset();
+  }
+
+  watch(kind, pins) {
+    this.kind = kind;
+    this.pins = pins >>> 0;
+  }
+
+  changed(pin) {
+    if (this.pins & (1 << pin)) this.changedAt = this.clock().nanos;
+  }
+
+  read(kind) {
+    if (kind !== this.kind || this.changedAt < 0) return;
+    const gap = this.clock().nanos - this.changedAt;
+    this.reads += 1;
+    if (this.minGap < 0 || gap < this.minGap) this.minGap = gap;
+  }
+
+  report() {
+    const out = { event: 'settle', reads: this.reads, min_gap_ns: this.minGap < 0 ? null : this.minGap };
+    this.reset();
+    return out;
+  }
+
+  reset() {
+    this.reads = 0;
+    this.minGap = -1;
+  }
+}
+
 /** A diode switch matrix on row outputs and column inputs, and multiplexed Hall sensors on the ADC. */
 class Board {
-  constructor() {
+  constructor(settle) {
+    this.settle = settle;
     this.switches = new Map(); // row GPIO -> mask of column GPIOs its closed switches join it to
     this.columns = 0; // mask of every column GPIO
     this.analog = null; // { adc, select: [GPIO], muxes: [[enable GPIO, [16 values]]] }
@@ -165,10 +215,13 @@ class Board {
       this.switches = new Map(message.switches.map(([row, mask]) => [row, mask >>> 0]));
       this.columns = message.columns >>> 0;
       this.analog = null;
+      this.settle.watch('switches', message.rows ?? 0);
     } else if (message.kind === 'muxes') {
       this.analog = { adc: message.adc, select: message.select, muxes: message.muxes };
       this.switches = new Map();
       this.columns = 0;
+      const pins = [...message.select, ...message.muxes.map(([enable]) => enable)];
+      this.settle.watch('muxes', pins.reduce((mask, pin) => mask | (1 << pin), 0));
     }
   }
 
@@ -256,9 +309,11 @@ class Pico {
     const rom = fs.readFileSync(opts.bootrom);
     this.bootrom = new Uint32Array(rom.buffer, rom.byteOffset, rom.byteLength / 4).slice();
     patchFlashFunctions(this.bootrom);
-    this.board = new Board();
+    this.settle = new SettleWatch(() => this.clock);
+    this.board = new Board(this.settle);
     this.ledPin = -1;
     this.trace = false;
+    this.framing = []; // bytes of the frame towards the host not yet ended (while tracing)
     this.serialFd = Number(opts['serial-fd']);
     this.toHost = [];
     this.toHostBytes = 0;
@@ -314,11 +369,21 @@ class Pico {
     const adc = chip.adc;
     const sample = adc.onADCRead;
     adc.onADCRead = (channel) => {
+      this.settle.read('muxes');
       if (channel < 4) adc.channelValues[channel] = this.board.adcValue(chip, 26 + channel) >> 4;
       sample(channel);
     };
+    const sio = chip.sio;
+    const sioRead = sio.readUint32.bind(sio);
+    sio.readUint32 = (offset) => {
+      if (offset === SIO_GPIO_IN) this.settle.read('switches');
+      return sioRead(offset);
+    };
     for (let pin = 0; pin < 30; pin++) {
-      chip.gpio[pin].addListener(() => this.board.applyColumns(chip));
+      chip.gpio[pin].addListener(() => {
+        this.settle.changed(pin);
+        this.board.applyColumns(chip);
+      });
     }
     const cdc = new USBCDC(chip.usbCtrl);
     cdc.onDeviceConnected = () => {
@@ -369,16 +434,22 @@ class Pico {
       if (!this.decoder) this.decoder = this.watchLeds(message.pin);
     } else if (message.op === 'trace') {
       this.trace = Boolean(message.on);
+      this.framing = [];
     } else if (message.op === 'power_cycle') {
       this.boot(true);
       this.control.send({ event: 'boot', reason: 'power' });
     } else if (message.op === 'time') {
-      this.control.send({ event: 'time', t: this.clock.nanos });
+      this.control.send({ event: 'time', t: this.clock.nanos, tag: message.tag });
+    } else if (message.op === 'settle') {
+      this.control.send({ ...this.settle.report(), t: this.clock.nanos });
     }
   }
 
   sendToHost(buffer, at) {
-    if (this.trace) this.control.send({ event: 'tx', t: at, n: buffer.length });
+    if (this.trace) {
+      this.control.send({ event: 'tx', t: at, n: buffer.length });
+      this.traceFrames(buffer, at);
+    }
     if (this.toHostBytes + buffer.length > SERIAL_QUEUE_MAX) return; // nobody reads: a Pico drops it too
     this.toHost.push(Buffer.from(buffer));
     this.toHostBytes += buffer.length;
@@ -398,6 +469,21 @@ class Pico {
       if (rest.length) this.toHost.unshift(rest);
       if (this.toHost.length) setTimeout(() => this.flushToHost(), err ? 2 : 0);
     });
+  }
+
+  /** Reports every frame towards the host (COBS-encoded, without its 0x00 delimiter) with the time
+   * of the USB transfer that completed it. */
+  traceFrames(buffer, at) {
+    let start = 0;
+    for (let i = 0; i < buffer.length; i++) {
+      if (buffer[i] !== 0) continue;
+      this.framing.push(Buffer.from(buffer.subarray(start, i)));
+      const frame = Buffer.concat(this.framing);
+      this.framing = [];
+      if (frame.length) this.control.send({ event: 'frame', t: at, data: frame.toString('hex') });
+      start = i + 1;
+    }
+    if (start < buffer.length) this.framing.push(Buffer.from(buffer.subarray(start)));
   }
 
   /** Feeds host bytes into the CDC receive FIFO as it drains (it holds 512 and drops the rest). */

@@ -18,6 +18,7 @@ DEVICE_FILES = (
     "calibration.py",
     "matrix_scan.py",
     "hall_scan.py",
+    "hotloops.py",
     "leds.py",
     "usb_port.py",
 )

@@ -25,6 +25,10 @@ MUX_SELECT_PINS = 4
 DEBOUNCE_MS = (1, 1000)
 SCAN_PERIOD_US = (250, 50000)
 HEARTBEAT_MS = (100, 2000)
+# After each select change (a matrix row driven low, a multiplexer channel switched) the scan waits
+# this long before it reads: the column pull-ups or the multiplexer's output need it to settle.
+SETTLE_US = (0, 100)
+DEFAULT_SETTLE_US = 10
 
 _KEYS = (
     "version",
@@ -42,6 +46,7 @@ _KEYS = (
     "led_count",
     "debounce_ms",
     "scan_period_us",
+    "settle_us",
     "heartbeat_ms",
 )
 _DIGITAL_KEYS = ("row_pins", "col_pins")
@@ -75,6 +80,7 @@ class BoardConfig:
         self.led_count = 0
         self.debounce_ms = 5
         self.scan_period_us = 1000
+        self.settle_us = DEFAULT_SETTLE_US
         self.heartbeat_ms = 1000
 
 
@@ -219,6 +225,7 @@ def parse(data):
         config.led_count = _int(data, "led_count", 0, MAX_LEDS, 0)
     config.debounce_ms = _int(data, "debounce_ms", DEBOUNCE_MS[0], DEBOUNCE_MS[1], 5)
     config.scan_period_us = _int(data, "scan_period_us", SCAN_PERIOD_US[0], SCAN_PERIOD_US[1], 1000)
+    config.settle_us = _int(data, "settle_us", SETTLE_US[0], SETTLE_US[1], DEFAULT_SETTLE_US)
     config.heartbeat_ms = _int(data, "heartbeat_ms", HEARTBEAT_MS[0], HEARTBEAT_MS[1], 1000)
     _check_distinct(config)
     return config

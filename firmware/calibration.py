@@ -8,6 +8,8 @@ get there, so noise on a threshold does not flicker.
 
 With strong_threshold (a "levels" build), a magnet between threshold and
 strong_threshold reads WEAK, either pole: a tile under a piece's field.
+
+classify_cells is the reference for the viper loop the firmware runs (hotloops.classify_cells).
 """
 
 try:
@@ -48,3 +50,13 @@ def classify(previous, delta, threshold, strong, hysteresis):
     if delta < 0:
         return NORTH
     return SOUTH
+
+
+def classify_cells(raw, zero, codes, limits):
+    """Every cell's code from its reading and its previous code: codes[i] = classify(codes[i],
+    raw[i] - zero[i], ...), with limits = (threshold, strong_threshold or 0, hysteresis)."""
+    threshold = limits[0]
+    strong = limits[1]
+    hysteresis = limits[2]
+    for i in range(len(codes)):
+        codes[i] = classify(codes[i], raw[i] - zero[i], threshold, strong, hysteresis)

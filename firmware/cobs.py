@@ -4,6 +4,9 @@ COBS removes every zero byte from a frame so that a single 0x00 can end it:
 after any corruption or a mid-frame start, the receiver is back in step at the
 next zero. The encoder is the canonical one (no trailing 0x01 block after a
 final 254-byte run), so both ends produce byte-identical frames.
+
+These are the plain Python references; under MicroPython the frames go through their viper
+twins (hotloops.cobs_encode_into, hotloops.cobs_decode_in_place).
 """
 
 

@@ -63,8 +63,11 @@ FIRMWARE_VERSION = (0, 1, 0)
 MAX_RX_PAYLOAD = 1024
 MAX_TX_PAYLOAD = 320
 # A received byte costs the bytecode 0.1-0.5 ms at 125 MHz (measured on the emulated Pico): a
-# 19-LED frame read in one period held the scan ~40 ms. 32 bytes a period bound that stall.
+# 19-LED frame read in one period held the scan ~40 ms. A period reads at most 32 bytes, and
+# beyond the first 4 only while its time lasts, so a frame coming in delays the next scan by
+# 4 bytes' worth at most (~0.6 ms on the emulated Pico) and still moves on when periods run late.
 RX_BYTES_PER_PERIOD = 32
+RX_BYTES_LATE = 4
 
 
 class Device:
@@ -297,7 +300,11 @@ class Device:
     def _serve_commands(self):
         port = self.port
         rx = self.rx
-        for _ in range(RX_BYTES_PER_PERIOD):
+        clock = self.clock
+        until = clock.ticks_add(self._deadline, self.scan_period_us)
+        for i in range(RX_BYTES_PER_PERIOD):
+            if i >= RX_BYTES_LATE and clock.ticks_diff(until, clock.ticks_us()) <= 0:
+                return
             byte = port.read_byte()
             if byte < 0:
                 return

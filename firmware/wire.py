@@ -9,9 +9,16 @@ allocated once, at start-up.
 
 import binascii
 import struct
+import sys
 
-import cobs
 from messages import PROTOCOL_VERSION
+
+if sys.implementation.name == "micropython":
+    from hotloops import cobs_decode_in_place as _decode_in_place
+    from hotloops import cobs_encode_into as _encode_into
+else:
+    from cobs import decode_in_place as _decode_in_place
+    from cobs import encode_into as _encode_into
 
 try:
     from micropython import const
@@ -71,7 +78,7 @@ class FrameReceiver:
             return 0
         if length == 0:
             return 0
-        length = cobs.decode_in_place(self.buf, length)
+        length = _decode_in_place(self.buf, length)
         if length < 0:
             return ERR_COBS
         if length < MIN_PAYLOAD:
@@ -101,6 +108,6 @@ class FrameWriter:
         struct.pack_into("<I", self.payload, body_end, binascii.crc32(self._view[:body_end]))
         frame = self.frame
         frame[0] = 0
-        n = cobs.encode_into(self.payload, body_end + TRAILER, frame, 1)
+        n = _encode_into(self.payload, body_end + TRAILER, frame, 1)
         frame[n] = 0
         return n + 1

@@ -99,14 +99,13 @@ def magboard(*args: str) -> subprocess.CompletedProcess[str]:
 @cache
 def listed_games() -> tuple[str, ...]:
     done = magboard("games")
-    if done.returncode != 0:
-        return ()
+    assert done.returncode == 0, f"`magboard games` failed: {done.stderr[-2000:]}"
     return tuple(line.strip() for line in done.stdout.splitlines() if line.strip())
 
 
 def require(game: str) -> None:
-    if game not in listed_games():
-        pytest.skip(f"`magboard games` does not list {game} yet")
+    """Every game with a reference is installed: one that is not is a failure, never a skip."""
+    assert game in listed_games(), f"`magboard games` does not list {game}: {listed_games()}"
 
 
 def option_args(options: frozenset[str]) -> list[str]:

@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from engines.bits import cells_of
-from engines.game import Game
 from engines.go7.board import KOMI, NAMES, PASS, area
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table
 
 FILLS = ("#1d1d1d", "#f4f4f4")
 # A stone is owned: its colour is its player's for the whole game (a Hall board reads it from the pole).
@@ -37,7 +36,7 @@ class Go7Table(Table):
         """The area of each player with White's komi: 'Black 20 points - White 29 points + 7.5 komi'."""
         return f"{super().score_words(score)} + {KOMI:g} komi"
 
-    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+    def turn_words(self, game: GameView, pos: Any) -> str:
         """The ko point is named while it may not be played; after a pass, what a second one does."""
         if pos.ko >= 0:
             return f"place a stone on an empty point but {NAMES[pos.ko]} (the ko), or press Pass"
@@ -45,7 +44,7 @@ class Go7Table(Table):
             return f"{self.turn} (a second pass in a row ends the game)"
         return super().turn_words(game, pos)
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """The area count after two passes (the winner's area lit), or the repetition that drew."""
         outcome = game.outcome(pos)
         assert outcome is not None

@@ -43,6 +43,7 @@ def firmware_config(board: BoardSpec, calibration: Calibration | None = None) ->
     config["led_count"] = leds.count if on_pico else 0
     config["debounce_ms"] = sensor.debounce_ms
     config["scan_period_us"] = sensor.scan_period_us
+    config["settle_us"] = sensor.settle_us
     config["heartbeat_ms"] = pico.heartbeat_ms
     return config
 

@@ -40,6 +40,7 @@ from host.hardware.spec import (
 BOARDS_DIR = Path(hardware.__file__).parent / "boards"
 FORMAT = 1
 MAX_GEOMETRY_ARG = 26  # files are named a-z
+MAX_SETTLE_US = 100  # as the firmware's board_config.json reader allows
 
 GEOMETRIES: dict[str, tuple[Callable[..., geometries.Geometry], int]] = {
     "square_grid": (geometries.square_grid, 2),
@@ -183,6 +184,7 @@ def _sensor(t: Table) -> SensorSpec:
         "cols": t.integer("cols", minimum=1, maximum=16),
         "debounce_ms": t.integer("debounce_ms", minimum=1, maximum=1000),
         "scan_period_us": t.integer("scan_period_us", minimum=250, maximum=50_000),
+        "settle_us": t.integer("settle_us", minimum=0, maximum=MAX_SETTLE_US),
     }
     if model == REED or model not in SENSOR_MODELS:
         t.finish()

@@ -90,6 +90,7 @@ class SensorSpec:
     cols: int
     debounce_ms: int
     scan_period_us: int
+    settle_us: int  # the wait after each select change (a matrix row, a multiplexer channel) before a read
     zero_nominal: int = 32768
     threshold: int = 0
     hysteresis: int = 0
@@ -103,6 +104,12 @@ class SensorSpec:
     @property
     def addresses(self) -> int:
         return self.rows * self.cols
+
+    @property
+    def selects_per_scan(self) -> int:
+        """How many times a scan switches what it reads, each followed by settle_us: every row of a
+        matrix (one read gives all its columns), every sensor behind the multiplexers."""
+        return self.addresses if self.analog else self.rows
 
 
 @dataclass(frozen=True)

@@ -43,6 +43,7 @@ def check_board(board: BoardSpec) -> list[str]:
         *_pi_pins(board),
         *_objects(board),
         *_thresholds(board),
+        *_settling(board),
         *_power(board),
         *_parts(board),
     ]
@@ -236,6 +237,18 @@ def _thresholds(board: BoardSpec) -> Iterator[str]:
     swing = (strong or 0) + (weak or 0)
     if not swing <= sensor.zero_nominal <= 65535 - swing:
         yield f"sensor.zero_nominal: {sensor.zero_nominal} leaves no room for a swing of {swing} either way"
+
+
+def _settling(board: BoardSpec) -> Iterator[str]:
+    """The waits after each select change alone must leave time in the scan period."""
+    sensor = board.sensor
+    waits = sensor.settle_us * sensor.selects_per_scan
+    if waits >= sensor.scan_period_us:
+        what = "sensors" if sensor.analog else "rows"
+        yield (
+            f"sensor.settle_us: {sensor.selects_per_scan} {what} x {sensor.settle_us} us = {waits} us "
+            f"of settling alone, not less than scan_period_us = {sensor.scan_period_us}"
+        )
 
 
 def _power(board: BoardSpec) -> Iterator[str]:

@@ -175,7 +175,7 @@ class EmulatedPico(PicoProcess):
     def set_digital(self, matrix: Sequence[Sequence[bool]]) -> None:
         """Close (True) or open every switch of the matrix, row by row."""
         closed = digital_switches(self.config, matrix)
-        self._rewire({"kind": "switches", "switches": closed, "columns": self._columns()})
+        self._rewire(self._switches(closed))
 
     def set_analog(self, values: Sequence[Sequence[int]]) -> None:
         """Set every sensor's ADC reading (read_u16 units), multiplexer by multiplexer."""
@@ -191,11 +191,39 @@ class EmulatedPico(PicoProcess):
         """Report the emulated time of every wiring change (``wired``) and USB transfer (``tx``)."""
         self._send({"op": "trace", "on": on})
 
+    def settle(self, timeout: float) -> tuple[int, int | None]:
+        """(reads, least ns) since the last call: how many times the firmware read its sensors
+        (ADC conversions, or GPIO_IN reads of a matrix) after a select line changed (a
+        multiplexer's select or enable, a matrix row), and the shortest emulated time from the
+        last change to a read (None without reads)."""
+        mark = self.event_count
+        self._send({"op": "settle"})
+        event = self.wait_for("settle", timeout, mark)
+        return int(event["reads"]), event["min_gap_ns"]
+
+    def stamp(self, tag: str) -> None:
+        """Ask for the emulated clock now without waiting: a ``time`` event with this tag follows."""
+        self._send({"op": "time", "tag": tag})
+
+    def now_ns(self, timeout: float) -> int:
+        """The emulated clock now (to within the emulator's 1 ms batches of emulated time)."""
+        mark = self.event_count
+        self._send({"op": "time"})
+        return int(self.wait_for("time", timeout, mark)["t"])
+
     # --- internals ------------------------------------------------------------------------
 
-    def _columns(self) -> int:
-        pins = self.config.get("col_pins") or []
+    def _mask(self, key: str) -> int:
+        pins = self.config.get(key) or []
         return sum(1 << pin for pin in pins if isinstance(pin, int))
+
+    def _switches(self, closed: list[tuple[int, int]]) -> dict[str, Any]:
+        return {
+            "kind": "switches",
+            "switches": closed,
+            "columns": self._mask("col_pins"),
+            "rows": self._mask("row_pins"),
+        }
 
     def _initial_wiring(self) -> dict[str, Any]:
         try:
@@ -203,10 +231,14 @@ class EmulatedPico(PicoProcess):
             if self.config.get("sensor") == "hall_analog":
                 adc, select, muxes = analog_muxes(self.config, board)
                 return {"kind": "muxes", "adc": adc, "select": select, "muxes": muxes}
-            closed = digital_switches(self.config, [[bool(v) for v in row] for row in board])
-            return {"kind": "switches", "switches": closed, "columns": self._columns()}
+            return self._switches(digital_switches(self.config, [[bool(v) for v in row] for row in board]))
         except (FirmwareProcessError, ValueError, TypeError, AttributeError):
-            return {"kind": "switches", "switches": [], "columns": 0}  # a config the firmware will refuse
+            return {
+                "kind": "switches",
+                "switches": [],
+                "columns": 0,
+                "rows": 0,
+            }  # a config the firmware refuses
 
     def _rewire(self, wiring: dict[str, Any]) -> None:
         self._wiring = wiring

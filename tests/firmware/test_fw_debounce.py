@@ -8,6 +8,8 @@ CPython (pytest) and MicroPython (mpy_runner.py).
 import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on the import path)
 
 # isort: split
+import array
+
 from debounce import CellDebouncer, RowDebouncer
 from debounce_tables import BINARY, VALUES
 from fwtest import check
@@ -21,7 +23,7 @@ class _Rows:
         self.rows = (cells + self.cols - 1) // self.cols
         self.cells = cells
         self.debouncer = RowDebouncer(self.rows, self.cols, debounce_us)
-        self.raw = [0] * self.rows
+        self.raw = array.array("H", [0] * self.rows)
 
     def update(self, values, elapsed_us):
         for r in range(self.rows):
@@ -98,8 +100,9 @@ def test_value_tables_on_the_cell_debouncer():
 def test_a_huge_gap_between_scans_is_one_long_stable_period():
     # elapsed is clamped (no overflow on the device): a change seen twice 1 hour apart is settled.
     debouncer = RowDebouncer(1, 1, 5000)
-    debouncer.update([1], 1000)
-    check(debouncer.update([1], 3600 * 1000 * 1000), "settled after a long gap")
+    closed = array.array("H", [1])
+    debouncer.update(closed, 1000)
+    check(debouncer.update(closed, 3600 * 1000 * 1000), "settled after a long gap")
     check(debouncer.cooked[0] == 1, "cooked follows")
 
 
@@ -109,13 +112,14 @@ def test_settling_is_true_exactly_while_a_change_waits_out_the_debounce_time():
     rows = RowDebouncer(2, 2, 5000)
     cells = CellDebouncer(4, 5000)
     check(not rows.settling() and not cells.settling(), "nothing pending at rest")
-    rows.update([0, 2], 100)
+    raw = array.array("H", [0, 2])
+    rows.update(raw, 100)
     cells.update(bytearray([0, 0, 0, 1]), 100)
     check(rows.settling() and cells.settling(), "a new raw value is pending")
-    rows.update([0, 2], 1000)
+    rows.update(raw, 1000)
     cells.update(bytearray([0, 0, 0, 1]), 1000)
     check(rows.settling() and cells.settling(), "still pending 1 ms later")
-    rows.update([0, 2], 5000)
+    rows.update(raw, 5000)
     cells.update(bytearray([0, 0, 0, 1]), 5000)
     check(not rows.settling() and not cells.settling(), "settled after the debounce time")
     check(rows.cooked[1] == 2 and cells.cooked[3] == 1, "and reported")

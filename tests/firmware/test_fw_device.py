@@ -166,6 +166,31 @@ def test_reading_commands_never_takes_more_than_a_bounded_number_of_bytes_per_pe
     check([f[0] for f in decode_frames(port.take_frames())] == [messages.ACK], "the frame completes later")
 
 
+def test_a_period_reads_commands_only_while_its_time_lasts():
+    # Each byte costs 150 us here (as bytecode does on the emulated Pico): a 1 ms period reads the
+    # bytes it starts before its deadline (at 0, 150, ..., 900 us: 7), a period already late reads
+    # RX_BYTES_LATE (4), so a burst of commands still drains.
+    dev, port = _device(reed_config(led_pin=20, led_count=300))
+    clock = dev.clock
+    read = port.read_byte
+
+    def slow_read():
+        clock.advance(150)
+        return read()
+
+    port.read_byte = slow_read
+    port.incoming.extend(_command(messages.LED_FRAME, struct.pack("<BH", 1, 0) + bytes(3 * 300)))
+    waiting = len(port.incoming)
+    dev.step()
+    check(
+        waiting - len(port.incoming) == 7, "bytes read in a 1 ms period: " + str(waiting - len(port.incoming))
+    )
+    clock.advance(5000)  # the next period starts late
+    waiting = len(port.incoming)
+    dev.step()
+    check(waiting - len(port.incoming) == device.RX_BYTES_LATE, "a late period still reads 4 bytes")
+
+
 def test_an_invalid_config_is_reported_and_the_link_stays_up():
     gpio.reset()
     port = FakePort()

@@ -32,6 +32,18 @@ def test_the_firmware_tests_pass_under_micropython() -> None:
     assert int(summary.group(1)) >= 40, output
 
 
+def test_the_viper_loops_equal_their_python_references_under_micropython() -> None:
+    result = subprocess.run(
+        [micropython_executable(), "-X", "heapsize=4M", str(HERE / "mpy_runner.py"), "viper_reference"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=HERE,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0 and "RESULT 8 0" in output, output
+
+
 def test_the_device_file_list_is_the_whole_firmware() -> None:
     """DEVICE_FILES is what gets copied to a Pico: it must name every firmware module, nothing else."""
     on_disk = {p.name for p in Path(firmware.__file__).parent.glob("*.py") if p.name != "__init__.py"}

@@ -39,7 +39,7 @@ def test_consecutive_columns_read_in_one_register_access_per_row():
     rows, cols = 10, 10
     row_pins = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
     col_pins = list(range(10, 20))
-    matrix = matrix_scan.DigitalMatrix(row_pins, col_pins)
+    matrix = matrix_scan.DigitalMatrix(row_pins, col_pins, 0)
     out = array.array("H", [0] * rows)
     for seed in range(3):
         closed = _pattern(rows, cols, seed)
@@ -58,7 +58,7 @@ def test_scattered_pins_are_gathered_from_the_same_single_read():
     gpio.reset()
     row_pins = [14, 2, 9]
     col_pins = [0, 27, 5, 12, 21]
-    matrix = matrix_scan.DigitalMatrix(row_pins, col_pins)
+    matrix = matrix_scan.DigitalMatrix(row_pins, col_pins, 0)
     out = array.array("H", [0] * 3)
     closed = [
         [True, False, False, True, False],
@@ -75,7 +75,7 @@ def test_scattered_pins_are_gathered_from_the_same_single_read():
 def test_a_scan_touches_no_other_outputs():
     gpio.reset()
     led = fake_machine.Pin(22, fake_machine.Pin.OUT, value=1)
-    matrix = matrix_scan.DigitalMatrix([0, 1], [2, 3])
+    matrix = matrix_scan.DigitalMatrix([0, 1], [2, 3], 0)
     out = array.array("H", [0, 0])
     wire_matrix([0, 1], [2, 3], [[True, True], [True, True]])
     matrix.scan(out)
@@ -88,14 +88,14 @@ def test_multiplexed_sensors_read_every_channel_of_every_mux():
     cols = 5
     values = [[1000 * m + 10 * ch + 1 for ch in range(cols)] for m in range(3)]
     wire_muxes(select, enable, 26, values)
-    matrix = hall_scan.AnalogMatrix(select, enable, 26, cols)
+    matrix = hall_scan.AnalogMatrix(select, enable, 26, cols, 0)
     raw = array.array("H", [0] * 15)
     for _ in range(2):  # the select lines cycle back to where they started
         gpio.reset_counters()
         matrix.scan(raw)
         check(list(raw) == [v for mux in values for v in mux], "read " + str(list(raw)))
         check(gpio.adc_reads == 15, "one ADC read per sensor")
-        check(gpio.register_writes == 15 + 3 + 1, "one select write per sensor, one per mux, one to idle")
+        check(gpio.register_writes == 15 + 2, "one write per sensor, one enabling the first mux, one to idle")
     check(gpio.out & (0b111 << 6) == 0b111 << 6, "every multiplexer disabled (high) after the scan")
 
 

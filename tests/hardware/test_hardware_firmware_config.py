@@ -16,7 +16,7 @@ from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import CODE_EMPTY, CODE_NORTH, CODE_SOUTH, CODE_WEAK
 
 COMMON_HEAD = ["version", "board", "sensor", "rows", "cols"]
-COMMON_TAIL = ["led_pin", "led_count", "debounce_ms", "scan_period_us", "heartbeat_ms"]
+COMMON_TAIL = ["led_pin", "led_count", "debounce_ms", "scan_period_us", "settle_us", "heartbeat_ms"]
 DIGITAL_KEYS = [*COMMON_HEAD, "row_pins", "col_pins", *COMMON_TAIL]
 ANALOG_KEYS = [*COMMON_HEAD, "mux_select_pins", "mux_enable_pins", "adc_pin", "calibration", *COMMON_TAIL]
 
@@ -34,7 +34,8 @@ def test_reed_matrix_config() -> None:
         "led_pin": None,
         "led_count": 0,
         "debounce_ms": 5,
-        "scan_period_us": 1500,
+        "scan_period_us": 400,
+        "settle_us": 10,
         "heartbeat_ms": 1000,
     }
 

@@ -98,6 +98,29 @@ def test_a_misspelt_key_and_a_wrong_type(variant: Variant) -> None:
     ]
 
 
+def test_a_settle_time_out_of_range(variant: Variant) -> None:
+    path = variant("desdemona-hall", ("settle_us = 5 ", "settle_us = 101 "))
+    assert problems(path) == ["sensor.settle_us: 101 is above the maximum 100"]
+    path = variant("flipfour-reed", ("settle_us = 10 ", "settle_us = -1 "))
+    assert problems(path) == ["sensor.settle_us: -1 is below the minimum 0"]
+
+
+def test_a_settle_time_that_fills_the_scan_period(variant: Variant) -> None:
+    # 7 multiplexers x 16 channels, each read 20 us after its switch: 2240 us of waiting alone.
+    path = variant(
+        "desdemona-hall",
+        ("settle_us = 5 ", "settle_us = 20 "),
+        ("scan_period_us = ", "scan_period_us = 2240  # "),
+    )
+    assert problems(path) == [
+        "sensor.settle_us: 112 sensors x 20 us = 2240 us of settling alone, "
+        "not less than scan_period_us = 2240"
+    ]
+    # A matrix waits once a row (a read of GPIO_IN gives every column): 5 rows x 60 us leave time in
+    # flipfour-reed's 400 us, where its 25 switches x 60 us would not.
+    assert load_board(variant("flipfour-reed", ("settle_us = 10 ", "settle_us = 60 "))).sensor.settle_us == 60
+
+
 def test_a_reversible_object_with_one_pole_on_both_sides(variant: Variant) -> None:
     path = variant(
         "desdemona-hall",

@@ -1,0 +1,220 @@
+"""The session core by tables, as QMK tests its debounce: (state, event) rows, and the intent and effects.
+
+``core.step`` is pure, so each row starts from a state built by events and asserts what the next event does:
+answers for an older position are dropped, a change of position drops what was derived from the old one,
+Confirm takes what the board shows when it is pressed, and nothing but a candidate of the committed
+position's own expectations is ever committed.  Readings come from the Desdemona reed board's sensor model
+(a queen or a stone is a magnet); positions from RULES.md's notation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from engines import registry
+from engines.physical import Thing
+from engines.table import Role
+from host.hardware.loading import load_board
+from host.hardware.sensing import Reading, SensorModel
+from host.session import core
+from host.session.describe import describe
+from host.session.intent import Button, Kind
+from host.tracking.candidates import Expectations
+
+GAME = registry.make("desdemona")
+MODEL = SensorModel(load_board("desdemona-reed"))
+NAMES = GAME.geometry.names
+SETTLE = core.Settings().settle_ms
+
+
+def context(ai_side: int | None = None) -> core.Context:
+    settings = core.Settings(ai_side=ai_side, think_in_background=True)
+    reversible = GAME.table.kinds(Role.REVERSIBLE)
+    return core.Context(GAME, MODEL.reading_of, Reading.EMPTY, settings, reversible, describe, hints=True)
+
+
+def reading_of(pos: Any, changes: dict[str, tuple[Thing, ...]] | None = None) -> tuple[Any, ...]:
+    cells = dict(GAME.cells(pos)) | (changes or {})
+    return tuple(MODEL.reading_of(tuple(cells[n])) for n in NAMES)
+
+
+def run(ctx: core.Context, state: core.State, events: Sequence[core.Event]) -> tuple[core.State, list[Any]]:
+    effects: list[Any] = []
+    for event in events:
+        state, more = core.step(ctx, state, event)
+        effects += more
+    return state, effects
+
+
+def played(effects: list[Any]) -> list[str]:
+    return [e.text for e in effects if isinstance(e, core.Played)]
+
+
+def shown(pos: Any, t: int) -> list[core.Event]:
+    """The board showing ``pos`` at ``t``, then settled."""
+    return [core.Reading(t, reading_of(pos)), core.Tick(t + SETTLE)]
+
+
+START = GAME.start()
+A4A6 = GAME.play_texts(["a4-a6"])
+
+
+def test_a_settled_reading_of_a_legal_move_commits_it_once() -> None:
+    ctx = context()
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, effects = run(ctx, state, [core.Reading(10, reading_of(A4A6)), core.Tick(10 + SETTLE - 1)])
+    assert played(effects) == [] and state.intent.kind is Kind.TURN_UNDER_WAY  # not settled yet
+    state, effects = run(ctx, state, [core.Tick(10 + SETTLE)])
+    assert played(effects) == ["a4-a6"] and state.log.version == 1 and state.log.position == A4A6
+    state, effects = run(ctx, state, [core.Tick(10 + 3 * SETTLE)])
+    assert played(effects) == []
+
+
+# --- answers for an older position -----------------------------------------------------------------
+def test_the_ai_answer_for_an_older_position_is_dropped() -> None:
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, effects = run(ctx, state, shown(A4A6, 10))
+    asked = [e for e in effects if isinstance(e, core.AskAi)]
+    assert played(effects) == ["a4-a6"] and asked and asked[0].version == state.log.version
+    reply = GAME.legal_moves(A4A6)[0]
+    stale, _ = run(ctx, state, [core.AiMoved(500, state.log.version - 1, reply)])
+    assert stale.pending is None and stale.thinking and stale.intent.kind is Kind.AI_THINKING
+    fresh, _ = run(ctx, state, [core.AiMoved(500, state.log.version, reply)])
+    assert fresh.pending == reply and fresh.intent.kind is Kind.AI_MOVE
+
+
+def test_an_ai_answer_nobody_asked_for_is_dropped() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    after, _ = run(ctx, state, [core.AiMoved(5, state.log.version, GAME.legal_moves(START)[0])])
+    assert after.pending is None and after.intent.kind is Kind.YOUR_TURN
+
+
+def test_a_hint_for_an_older_position_is_dropped() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, effects = run(ctx, state, [core.Press(5, Button.HINT)])
+    assert [type(e) for e in effects] == [core.AskHint] and state.hinting
+    hint = (GAME.legal_moves(START)[0],)
+    stale, _ = run(ctx, state, [core.HintFound(6, state.log.version + 1, hint)])
+    assert stale.hint == () and "Hint" not in stale.intent.sentence
+    fresh, _ = run(ctx, state, [core.HintFound(6, state.log.version, hint)])
+    assert fresh.hint == hint and "Hint" in fresh.intent.sentence
+
+
+def test_a_hint_nobody_asked_for_is_dropped() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    after, _ = run(ctx, state, [core.HintFound(6, state.log.version, (GAME.legal_moves(START)[0],))])
+    assert after.hint == ()
+
+
+# --- a change of position drops what was derived ------------------------------------------------------
+@pytest.mark.parametrize("button", [Button.TAKE_BACK, Button.NEW_GAME])
+def test_take_back_and_new_game_bump_the_version_and_drop_the_pending_move(button: Button) -> None:
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    state, _ = run(ctx, state, [core.AiMoved(400, state.log.version, GAME.legal_moves(A4A6)[0])])
+    assert state.pending is not None
+    version = state.log.version
+    after, effects = run(ctx, state, [core.Press(500, button)])
+    expected = core.TookBack(1) if button is Button.TAKE_BACK else core.NewGame()
+    assert effects == [expected] and after.log.version == version + 1 and after.log.position == START
+    assert after.pending is None and not after.thinking and after.hint == () and after.asking is None
+    assert after.away is not None and after.intent.kind is Kind.RESTORE
+    late, _ = run(ctx, after, [core.AiMoved(600, version, GAME.legal_moves(A4A6)[0])])
+    assert late.pending is None  # the AI's move of the position left behind
+
+
+def test_a_resumed_game_starts_at_its_last_position_with_nothing_derived() -> None:
+    ctx = context(ai_side=None)
+    log = core.Log((START, A4A6), ("a4-a6",), version=7)
+    state, effects = core.start(ctx, log)
+    assert effects == [] and state.log.version == 7 and state.pending is None and state.asking is None
+    assert state.intent.kind is Kind.YOUR_TURN and "White to move" in state.intent.sentence
+
+
+# --- Confirm -----------------------------------------------------------------------------------------
+def asked_about_d1() -> tuple[core.Context, core.State, tuple[Any, ...]]:
+    """A reed board showing White's queen moved up from d1 with a shot: d1-d3/d5 or d1-d5/d3 (a new context:
+    the core's expectations are a memo of one line of play, and a branch of it starts its own)."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START, A4A6), ("a4-a6",)))
+    after = reading_of(GAME.play_texts(["d1-d3/d5"], A4A6))
+    state, _ = run(ctx, state, [core.Reading(10, after), core.Tick(10 + SETTLE)])
+    assert state.intent.kind is Kind.CHOOSE and state.asking is not None
+    return ctx, state, after
+
+
+def test_confirm_takes_the_move_shown_when_it_is_pressed() -> None:
+    ctx, state, _ = asked_about_d1()
+    assert state.asking is not None
+    first = state.asking.shown.label
+    _, effects = run(ctx, state, [core.Press(400, Button.CONFIRM)])
+    assert played(effects) == [first]
+
+
+def test_after_a_tap_confirm_takes_the_other_move() -> None:
+    ctx, state, after = asked_about_d1()
+    assert state.asking is not None
+    first = state.asking.shown.label
+    lifted = tuple(Reading.EMPTY if n == "d3" else r for n, r in zip(NAMES, after, strict=True))
+    tapped, _ = run(ctx, state, [core.Reading(500, lifted), core.Reading(650, after)])
+    assert tapped.asking is not None and tapped.asking.shown.label != first
+    _, effects = run(ctx, tapped, [core.Press(700, Button.CONFIRM)])
+    assert played(effects) == [tapped.asking.shown.label]
+
+
+def test_confirm_with_nothing_to_confirm_commits_nothing() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    for events in ([], [core.Reading(10, reading_of(START, {"a4": ()}))]):
+        now, _ = run(ctx, state, events)
+        after, effects = run(ctx, now, [core.Press(50, Button.CONFIRM)])
+        assert played(effects) == [] and after.log.version == state.log.version
+
+
+def test_confirm_is_worked_out_again_when_pressed_not_taken_from_an_older_verdict() -> None:
+    """The board asked, then a hand took the stone off again: Confirm takes nothing of what was asked."""
+    ctx, state, after = asked_about_d1()
+    moved = tuple(Reading.EMPTY if n == "d5" else r for n, r in zip(NAMES, after, strict=True))
+    state, _ = run(ctx, state, [core.Reading(400, moved)])
+    _, effects = run(ctx, state, [core.Press(410, Button.CONFIRM)])
+    assert played(effects) == []
+
+
+# --- legal by construction ---------------------------------------------------------------------------
+def test_a_candidate_of_an_older_position_is_never_committed() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    older = Expectations(GAME, MODEL.reading_of, Reading.EMPTY, [START], reversible=frozenset({"stone"}))
+    candidate = older.candidate_for((GAME.parse_move(START, "a4-a6"),))
+    effects: list[Any] = []
+    after = core._commit(ctx, state, candidate, effects)
+    assert after is state and effects == []
+    current = ctx.expect(state).candidate_for((GAME.parse_move(START, "a4-a6"),))
+    after = core._commit(ctx, state, current, effects)
+    assert after.log.moves == ("a4-a6",) and played(effects) == ["a4-a6"]
+
+
+def test_a_question_asked_for_an_older_position_is_not_answered_after_a_take_back() -> None:
+    ctx, state, _ = asked_about_d1()
+    back, _ = run(ctx, state, [core.Press(400, Button.TAKE_BACK)])
+    assert back.asking is None and back.log.position == START
+    _, effects = run(ctx, back, [core.Press(410, Button.CONFIRM)])
+    assert played(effects) == []
+
+
+def test_a_state_with_its_derived_fields_dropped_is_the_same_intent() -> None:
+    """describe reads the state only: the same state gives the same intent (a pure function)."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, [core.Reading(10, reading_of(START, {"a4": ()}))])
+    again, _ = core.step(ctx, replace(state), core.Tick(10))
+    assert again.intent == state.intent and again.intent.scene == state.intent.scene
