@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engines.bits import cells_of
@@ -31,6 +32,12 @@ class Go7Table(Table):
     turn = "place a stone on an empty point, or press Pass"
     score_unit: ClassVar[Noun | None] = Noun("point", "points")
     voluntary_pass = True
+    never: ClassVar[Mapping[str, str]] = {
+        "choose": "every turn puts its stone on a point of its own, which even reed switches feel",
+        "confirm": "no whole turn is the beginning of another: a stone on a point always takes off the same "
+        "stones, and a pass changes nothing (it is the Pass button)",
+        "lifted": "a stone once placed never moves: one lifted is put back, or taken off as a capture",
+    }
 
     def score_words(self, score: tuple[int, int]) -> str:
         """The area of each player with White's komi: 'Black 20 points - White 29 points + 7.5 komi'."""
