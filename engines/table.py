@@ -163,6 +163,9 @@ class Table:
     notation: ClassVar[str]  # examples of the move notation, for a move box
     turn: ClassVar[str]  # what a turn is, to the player to move; {opponent} is the other side's name
     score_unit: ClassVar[Noun | None] = None  # what the score counts, for games that count
+    # Whether a player may pass while other moves are legal (Go): the board then has a Pass button, which
+    # plays the one legal move that changes no cell.  A pass that is the only move is played by itself.
+    voluntary_pass: ClassVar[bool] = False
     # Why a game ends, by name: the templates ``ending`` fills in ({score} is ``score_words``).  The
     # phrasebook (host/session/phrasebook.py) searches games until it has seen each.
     endings: ClassVar[Mapping[str, str]] = {"the score": "{score}."}

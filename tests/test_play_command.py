@@ -80,3 +80,14 @@ def test_a_bad_script_names_the_line(tmp_path: Path) -> None:
 
 def test_end_of_input_stops_cleanly(tmp_path: Path) -> None:
     assert "Type 'help'" in play(tmp_path, "")
+
+
+def test_a_typed_pass_presses_the_pass_button(tmp_path: Path) -> None:
+    result = run_cli(
+        "play", "go7", "--humans", "--journal", str(tmp_path / "games.sqlite3"), "--terminal",
+        input_text="d4\npass\nc3\npass\npass\nquit\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "Black wins by 41.5 points" in result.stdout
+    (stored,) = read_games(tmp_path / "games.sqlite3")
+    assert stored.moves == ["d4", "pass", "c3", "pass", "pass"] and stored.status is Status.FINISHED

@@ -63,7 +63,7 @@ COMMAND_S = 5.0
 HELP = """Type a move (e.g. a4-a6) and the simulated hands make it, or physical actions:
   lift CELL | place CELL [KIND[:COLOUR]] | remove CELL | turn CELL | slide CELL ... | tap CELL
   do            carry out the AI's move as the LEDs show it
-  confirm | hint | takeback | newgame      the board's buttons
+  confirm | hint | takeback | newgame      the board's buttons (a move 'pass' is the Pass button)
   moves         list the legal moves        quit    stop (the store keeps the game)"""
 
 
@@ -308,6 +308,10 @@ def obey(table: Table, hands: Hands, command: str) -> str:
     if session.pending is not None:
         return "first carry out the AI's move (type 'do', or make it by hand)"
     move = game.parse_move(session.position, command)
+    if not game.changed_cells(session.position, move):  # a pass: no hand makes it, the Pass button does
+        table.rig.buttons.press("pass")
+        serve_until_quiet(table)
+        return ""
     perform(table, hands, game.play(session.position, move))
     return ""
 

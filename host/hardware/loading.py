@@ -25,6 +25,7 @@ from host.hardware.spec import (
     LED_DRIVERS,
     MAGNET_STRENGTHS,
     NO_MAGNET,
+    OPTIONAL_BUTTONS,
     POLES,
     REED,
     SENSOR_MODELS,
@@ -289,6 +290,7 @@ def _leds(t: Table) -> LedSpec:
 
 def _buttons(t: Table) -> ButtonSpec:
     pins = {name: t.integer(name, minimum=0) for name in BUTTONS}
+    pins |= {name: t.integer(name, minimum=0) for name in OPTIONAL_BUTTONS if t.has(name)}
     spec = ButtonSpec(pins=pins, debounce_ms=t.integer("debounce_ms", minimum=1, maximum=500))
     t.finish()
     return spec

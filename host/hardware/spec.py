@@ -35,7 +35,11 @@ LED_PI_SPI = "pi_spi"  # the Pi's SPI0 MOSI through neopixel_spi (Pi 5, no root)
 LED_PICO = "pico"  # a Pico GPIO: the firmware drives the chain
 LED_DRIVERS = (LED_PI_PWM, LED_PI_SPI, LED_PICO)
 
-BUTTONS = ("confirm", "new_game", "hint", "take_back")
+BUTTONS = ("confirm", "new_game", "hint", "take_back")  # every board has these
+# A board may also have these: Pass, for a game where a player may pass while other moves are legal (the
+# page has it too, so a board without the pin still plays such a game).
+OPTIONAL_BUTTONS = ("pass",)
+ALL_BUTTONS = BUTTONS + OPTIONAL_BUTTONS
 
 
 @dataclass(frozen=True)

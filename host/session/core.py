@@ -297,6 +297,9 @@ def _press(ctx: Context, state: State, button: Button, effects: list[Effect]) ->
     if button is Button.CONFIRM:
         chosen = _confirmable(ctx, state)
         return state if chosen is None else _commit(ctx, state, chosen, effects)
+    if button is Button.PASS:
+        chosen = passable(ctx, state)
+        return state if chosen is None else _commit(ctx, state, chosen, effects)
     if button is Button.TAKE_BACK:
         return _take_back(ctx, state, effects)
     if button is Button.NEW_GAME:
@@ -322,6 +325,19 @@ def _confirmable(ctx: Context, state: State) -> Candidate[Hashable] | None:
     if verdict.seen in (Seen.CONFIRM, Seen.MATCH) and verdict.match is not None:
         return verdict.match
     return None
+
+
+def passable(ctx: Context, state: State) -> Candidate[Hashable] | None:
+    """What Pass plays now: in a game with a voluntary pass, the one legal move that changes no cell, while
+    the player (not the AI) is to move and the board shows the committed position (a stone already put down
+    is a move under way, not a pass)."""
+    game, pos = ctx.game, state.log.position
+    if not game.table.voluntary_pass or state.away is not None or state.thinking or state.pending is not None:
+        return None
+    if state.reading is None or state.differing or state.asking is not None or ctx.ai_to_move(state):
+        return None
+    passes = [move for move in game.legal_moves(pos) if not game.changed_cells(pos, move)]
+    return ctx.expect(state).candidate_for((passes[0],)) if len(passes) == 1 else None
 
 
 def _settled(ctx: Context, state: State, effects: list[Effect]) -> State:

@@ -14,7 +14,7 @@ from engines.game import Game
 from engines.physical import Thing
 from engines.table import Table
 from host.session import words
-from host.session.core import Context, State, remaining_of
+from host.session.core import Context, State, passable, remaining_of
 from host.session.intent import (
     AiMove,
     AiThinking,
@@ -136,6 +136,8 @@ def _buttons(ctx: Context, state: State) -> frozenset[Button]:
         out.add(Button.HINT)
     if state.asking is not None:
         out.add(Button.CONFIRM)
+    if passable(ctx, state) is not None:
+        out.add(Button.PASS)
     return frozenset(out)
 
 

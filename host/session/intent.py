@@ -41,6 +41,7 @@ class Button(Enum):
     NEW_GAME = "new_game"
     HINT = "hint"
     TAKE_BACK = "take_back"
+    PASS = "pass"  # only where the game has a voluntary pass (Table.voluntary_pass)
 
     @classmethod
     def named(cls, name: str) -> Button:

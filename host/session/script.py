@@ -14,7 +14,7 @@ unless a ``wait`` says otherwise.
     tap c3                lift the top object and put it straight back, or touch the cell with a
                           piece when nothing on it has a magnet: how a player answers the LEDs
     wait 500              let time pass
-    press confirm         a button: confirm, new_game, hint, take_back
+    press confirm         a button: confirm, new_game, hint, take_back, pass
     step 100              the time each later action takes (default 100)
 
 A script is at most MAX_BYTES, and a time at most MAX_MS (an hour): a script is a game's worth of
@@ -29,9 +29,9 @@ from pathlib import Path
 
 from engines.physical import Thing
 from host.files import MIB, read_text
+from host.hardware.spec import ALL_BUTTONS
 from host.numbers import whole
 
-BUTTONS = ("confirm", "new_game", "hint", "take_back")
 CELL_RE = re.compile(r"^[a-z]\d{1,2}$")
 MAX_BYTES = MIB
 MAX_MS = 3_600_000
@@ -125,7 +125,7 @@ def _action(number: int, words: list[str], cells: set[str]) -> Action:
     if verb in ("wait", "step"):
         return Action(number, verb, ms=_number(words))
     if verb == "press":
-        if len(args) != 1 or args[0] not in BUTTONS:
-            raise ValueError(f"expected 'press BUTTON' with one of {', '.join(BUTTONS)}")
+        if len(args) != 1 or args[0] not in ALL_BUTTONS:
+            raise ValueError(f"expected 'press BUTTON' with one of {', '.join(ALL_BUTTONS)}")
         return Action(number, verb, button=args[0])
     raise ValueError(f"unknown action {verb!r} (lift, place, remove, turn, slide, tap, wait, press, step)")

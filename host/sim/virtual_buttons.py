@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from host.drivers.interfaces import ButtonPress, Clock
-from host.hardware.spec import BUTTONS
+from host.hardware.spec import ALL_BUTTONS
 
 
 class VirtualButtons:
@@ -14,8 +14,8 @@ class VirtualButtons:
         self._pending: list[ButtonPress] = []
 
     def press(self, button: str) -> None:
-        if button not in BUTTONS:
-            raise ValueError(f"no button {button!r} (buttons: {', '.join(BUTTONS)})")
+        if button not in ALL_BUTTONS:
+            raise ValueError(f"no button {button!r} (buttons: {', '.join(ALL_BUTTONS)})")
         self._pending.append(ButtonPress(button, self.clock()))
 
     def poll(self) -> list[ButtonPress]:

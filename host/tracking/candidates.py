@@ -472,7 +472,11 @@ class Expectations(Generic[R]):
 
     @cached_property
     def undoing(self) -> list[Candidate[R]]:
-        """The take-backs and the new game: matched when the board shows them, never lit as targets."""
+        """The take-backs and the new game: matched when the board shows them, never lit as targets.
+
+        Where two of them leave the same objects (a pass between them changed nothing), the board can only
+        mean the nearer one: the farther is left out rather than asked about.
+        """
         played = len(self.history) - 1
         found = [
             self._make(Route.TAKE_BACK, (), back, self.history[-1 - back])
@@ -480,7 +484,7 @@ class Expectations(Generic[R]):
         ]
         if played > self.takebacks:
             found.append(self._make(Route.NEW_GAME, (), played, self.history[0]))
-        return found
+        return [c for i, c in enumerate(found) if all(c.after != nearer.after for nearer in found[:i])]
 
     @property
     def pending_candidate(self) -> Candidate[R]:

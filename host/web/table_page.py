@@ -190,6 +190,7 @@ class TablePage:
         game = self.table.game
         move = game.parse_move(view.position, text)
         self._typed_move = (view.moves, game.format_move(view.position, move))
+        self._answered = None  # a new typed move: the board may ask what it asked before (a second pass)
         return game.play(view.position, move)
 
     def _answer_typed(self, view: SessionView) -> None:
@@ -205,6 +206,8 @@ class TablePage:
             return
         if isinstance(intent, Confirm) and intent.move == text:
             self.table.play.on_button(clock, Button.CONFIRM)
+        elif Button.PASS in intent.buttons and self._changes_nothing(view, text):
+            self.table.play.on_button(clock, Button.PASS)  # no hand makes a pass
         elif isinstance(intent, Choose) and text in intent.choices:
             if intent.shown == text:
                 self.table.play.on_button(clock, Button.CONFIRM)
@@ -218,6 +221,10 @@ class TablePage:
         else:
             return
         self._answered = intent
+
+    def _changes_nothing(self, view: SessionView, text: str) -> bool:
+        game = self.table.game
+        return not game.changed_cells(view.position, game.parse_move(view.position, text))
 
     def _gesture(self, verb: str, args: dict[str, str]) -> None:
         assert self.gestures is not None

@@ -55,6 +55,7 @@ def layout(game: Game[Any, Any], board: BoardSpec, simulated: bool) -> dict[str,
         "simulated": simulated,
         "tray": [str(t) for t in tray_things(board)],
         "notation": table.notation,
+        "voluntary_pass": table.voluntary_pass,
         "legend": [
             {"meaning": e.meaning.value, "colour": e.colour_name, "rgb": list(e.rgb), "words": e.words}
             for e in LEGEND

@@ -40,6 +40,7 @@ CASES = [
     ("spacetiles", "spacetiles-reed", 12),
     ("flipfour", "flipfour-hall", 20),
     ("flipfour", "flipfour-reed", 6),  # fewer: a turn quicker than its scan can stall a long game
+    ("go7", "go7-hall", 20),
 ]
 
 

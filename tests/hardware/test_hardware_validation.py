@@ -202,3 +202,10 @@ def test_an_unknown_board_id_lists_the_known_ones() -> None:
 def test_a_missing_part_for_the_bill_of_materials(variant: Variant) -> None:
     path = variant("spacetiles-hall", ('magnet_weak = "ferrite disc magnet 5 x 1 mm"\n', ""))
     assert problems(path) == ["parts.magnet_weak: missing (the bill of materials needs it)"]
+
+
+def test_the_pass_button_is_optional_and_its_pin_is_checked(variant: Variant) -> None:
+    assert "pass" not in load_board("kingofrings-hall").buttons.pins
+    assert load_board("go7-hall").buttons.pins["pass"] == 26
+    path = variant("go7-hall", ("pass = 26", "pass = 19"))
+    assert problems(path) == ["buttons.pass: GPIO19 is already used by buttons.take_back"]

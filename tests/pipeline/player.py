@@ -100,8 +100,11 @@ class Person:
         """Move the objects, then do what the board asks (in words and lights) until the move is committed."""
         session = self.table.session
         plies = len(session.moves)
-        self.act(hand_actions(self.game, self.game.cells(pos), self.game.cells(target), self.rng))
         changed = {n for n, stack in self.game.cells(target).items() if stack != self.game.cells(pos)[n]}
+        if not changed:  # a pass: no hand makes it, the Pass button does
+            assert self.table.rig is not None
+            self.table.rig.buttons.press("pass")
+        self.act(hand_actions(self.game, self.game.cells(pos), self.game.cells(target), self.rng))
         for _ in range(ANSWERS):
             self.serve(ANSWER_S, until=lambda: len(session.moves) > plies)
             if len(session.moves) > plies:

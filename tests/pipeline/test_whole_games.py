@@ -26,6 +26,8 @@ CASES = [
     ("spacetiles", "spacetiles-reed", 12),
     ("flipfour", "flipfour-hall", 60),
     ("flipfour", "flipfour-reed", 20),
+    ("go7", "go7-hall", 60),
+    ("go7", "go7-reed", 20),
 ]
 
 

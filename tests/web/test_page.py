@@ -24,12 +24,13 @@ from tests.web.plan import Gesture, plan
 
 WAIT_MS = 30_000
 MOVE_MARKS = {"lift", "put", "remove", "turn"}
-GAMES = ["desdemona", "kingofrings", "spacetiles", "flipfour"]
+GAMES = ["desdemona", "kingofrings", "spacetiles", "flipfour", "go7"]
 SIDES = {
     "kingofrings": ("Light", "Dark"),
     "desdemona": ("Black", "White"),
     "spacetiles": ("Orange", "Violet"),
     "flipfour": ("Red", "Yellow"),
+    "go7": ("Black", "White"),
 }
 # RULES.md: what each player holds at the start, and the score before the first move.
 START_HANDS = {
@@ -37,16 +38,19 @@ START_HANDS = {
     "desdemona": ("", ""),
     "spacetiles": ("20 pieces in hand", "20 pieces in hand"),
     "flipfour": ("8 pieces to place", "8 pieces to place"),
+    "go7": ("48 stones in the bowl", "48 stones in the bowl"),
 }
 START_SCORE = {
     "kingofrings": "Light 0 points - Dark 0 points",
     "desdemona": "Black 0 stones - White 0 stones",
+    "go7": "Black 0 points - White 0 points + 7.5 komi",
 }
 NOTATION_EXAMPLE = {
     "kingofrings": "b2xc3",
     "desdemona": "a4-a6xc8",
     "spacetiles": "g3:d3,f2",
     "flipfour": "b2,d4",
+    "go7": "d4 or pass",
 }
 # Something the player to move may not do at the start: the opponent's object put on a cell.
 MISTAKE = {
@@ -54,6 +58,7 @@ MISTAKE = {
     "desdemona": ("stone:1", "e5"),
     "spacetiles": ("piece:1", "e3"),
     "flipfour": ("piece:1", "c3"),
+    "go7": ("stone:1", "d4"),
 }
 
 
@@ -157,6 +162,9 @@ def gestures(page: Any, steps: list[Gesture]) -> None:
 def make(page: Any, game: Game[Any, Any], pos: Any, move: Any) -> str:
     """Make ``move`` with the mouse where a person could, else type it; says which."""
     steps = plan(game, game.cells(pos), game.cells(game.play(pos, move)))
+    if steps == []:  # a pass: no hand makes it
+        page.click("[data-button='pass']")
+        return "button"
     if steps is None:
         page.fill("#move-text", game.format_move(pos, move))
         page.click("#move-form button[type=submit]")
@@ -228,7 +236,7 @@ def test_a_game_through_the_page_in_every_kind_of_intent(game_id: str, page: Any
         # A piece lifted: where it may go is lit, and dotted where the cell is empty.
         moves = game.legal_moves(start)
         plans = {m: plan(game, game.cells(start), game.cells(game.play(start, m))) for m in moves}
-        lifting = [m for m in moves if plans[m] is not None and plans[m][0][0] == "lift"]
+        lifting = [m for m in moves if plans[m] and plans[m][0][0] == "lift"]
         if lifting:
             origin = plans[lifting[0]][0][1]
             gesture(page, "lift", origin)
@@ -247,7 +255,7 @@ def test_a_game_through_the_page_in_every_kind_of_intent(game_id: str, page: Any
 
         # The player's move, then the AI's: its move is said, lit where the board must change, and
         # made by "Make the AI's move"; each move is then marked on the board.
-        simple = [m for m in moves if plans[m] is not None]
+        simple = [m for m in moves if plans[m]]
         move = rng.choice(lifting or simple or moves)
         make(page, game, start, move)
         wait_ply(page, 1)
@@ -318,6 +326,56 @@ def test_a_game_through_the_page_in_every_kind_of_intent(game_id: str, page: Any
         assert page.locator("#buttons").bounding_box()["y"] < board["y"]
         assert page.locator("#status").bounding_box()["y"] < board["y"] and board["width"] <= 390
         screenshot(page, f"{game_id}-phone")
+
+
+# --- Pass ---------------------------------------------------------------------------------------------------
+def test_pass_is_a_button_only_for_a_game_that_lets_a_player_pass(page: Any, tmp_path: Path) -> None:
+    with served("go7", tmp_path, "--humans") as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        assert page.is_visible("[data-button='pass']") and "pass" in enabled(page)
+        page.click("[data-button='pass']")
+        wait_ply(page, 1)
+        assert "a second pass in a row ends the game" in status(page)
+        page.fill("#move-text", "pass")  # typed, it is the button too
+        page.click("#move-form button[type=submit]")
+        wait_kind(page, "game_over")
+        assert "White wins by 7.5 points" in status(page) and "pass" not in enabled(page)
+        screenshot(page, "go7-passes")
+    with served("kingofrings", tmp_path) as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        assert not page.is_visible("[data-button='pass']")
+
+
+def test_a_group_taken_off_stone_by_stone_and_a_stone_lifted(page: Any, tmp_path: Path) -> None:
+    """Go: the capture under way lights the stones to take off; a stone lifted is asked back."""
+    setup = ["c5", "c4", "b4", "d4", "e4", "pass", "d5", "pass", "c3", "pass"]
+    with served("go7", tmp_path, "--humans") as url:
+        page.goto(url)
+        for ply, text in enumerate(setup, start=1):
+            wait_kind(page, "your_turn")
+            page.fill("#move-text", text)
+            page.click("#move-form button[type=submit]")
+            wait_ply(page, ply)
+        wait_kind(page, "your_turn")
+        gestures(page, [("tray", "stone:0"), ("click", "d3")])
+        wait_kind(page, "turn_under_way")
+        assert lit(page) == {"c4": "remove", "d4": "remove"} and "White stone off c4" in status(page)
+        screenshot(page, "go7-turn_under_way")
+        gestures(page, [("lift", "c4"), ("tray", "")])
+        page.wait_for_function("!document.querySelector('#board [data-cell=c4][data-led]')", timeout=WAIT_MS)
+        assert lit(page) == {"d4": "remove"}
+        gestures(page, [("lift", "d4"), ("tray", "")])
+        wait_ply(page, len(setup) + 1)
+        wait_kind(page, "your_turn")
+        assert page.locator("#moves .ply").all_inner_texts()[-1] == "d3"
+        # Stones never move in Go: one lifted is a mistake to put back, not a piece on its way.
+        gesture(page, "lift", "c5")
+        wait_kind(page, "mistake")
+        assert lit(page) == {"c5": "put"} and "Put a Black stone on c5" in status(page)
+        gesture(page, "click", "c5")
+        wait_kind(page, "your_turn")
 
 
 # --- the AI thinking, Confirm, the hint, reduced motion ---------------------------------------------------

@@ -480,6 +480,9 @@ function showLayout() {
   document.body.classList.toggle("simulated", layout.simulated);
   document.body.dataset.game = layout.game;
   document.body.dataset.drawing = layout.drawing;
+  // A Pass button only for a game where a player may pass while other moves are legal.
+  document.body.classList.toggle("passes", layout.voluntary_pass);
+  document.querySelector('[data-button="pass"]').hidden = !layout.voluntary_pass;
   const style = document.documentElement.style;
   style.setProperty("--side-0", layout.side_colours[0]);
   style.setProperty("--side-1", layout.side_colours[1]);
