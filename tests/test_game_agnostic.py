@@ -37,8 +37,8 @@ def branches(path: Path, root: Path = ROOT) -> list[str]:
     return found
 
 
-def test_the_four_games_are_found_by_their_entry_points() -> None:
-    assert {"kingofrings", "desdemona", "spacetiles", "flipfour"} == GAMES
+def test_the_games_are_found_by_their_entry_points() -> None:
+    assert {"kingofrings", "desdemona", "spacetiles", "flipfour", "amazons"} == GAMES
 
 
 def test_no_python_outside_the_games_names_a_game() -> None:
