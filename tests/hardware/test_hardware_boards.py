@@ -15,6 +15,7 @@ GEOMETRY_OF_GAME = {
     "desdemona": square_grid(10, 10),
     "spacetiles": hex_parallelogram(9, 5),
     "flipfour": hex_hexagon(2),
+    "amazons": square_grid(10, 10),
 }
 
 BOARDS = board_ids()
