@@ -26,6 +26,8 @@ CASES = [
     ("spacetiles", "spacetiles-reed", 12),
     ("flipfour", "flipfour-hall", 60),
     ("flipfour", "flipfour-reed", 20),
+    ("amazons", "amazons-hall", 100),
+    ("amazons", "amazons-reed", 20),
 ]
 
 
