@@ -1,17 +1,20 @@
-"""The session's host time per reading, against an older revision in the same run; and power cuts.
+"""The session's host time per reading, against older revisions in the same run; and power cuts.
 
     .venv/bin/python benchmarks/bench_session.py [--game GAME ...] [--plies 40] [--games 3]
-                                                 [--against 3d2d138] [--kills 0]
+                                                 [--against 3d2d138 [--against main ...]] [--kills 0]
 
-1. Latency (benchmarks/session_probe.py, run once on this tree and once on ``--against``, checked out
-   from git into a temporary directory): random games of two people on each game's Hall board, readings
-   made by hand one cell at a time with their times, no firmware.  The session's CPU time (other processes
-   on a shared machine do not count), per game, p50 / p99 / max of
+1. Latency (benchmarks/session_probe.py, run once on this tree and once on each ``--against`` revision,
+   checked out from git into a temporary directory): random games of two people on each game's Hall
+   board, readings made by hand one cell at a time with their times, no firmware.  The session's CPU time
+   (other processes on a shared machine do not count), per game, p50 / p99 / max of
    - settled snapshot -> LED frame: every reading or tick that changed the lights;
    - commit -> next reading matchable: the commit, then what the session needs before it can judge the
-     next reading (the old one lists every successor's reading; this one indexes moves by cell).
-   and the ratio old / new.  A Raspberry Pi 4 is 3-4 times slower than this machine: the Pi budget is
-   5 ms here.
+     next reading (the old one lists every successor's reading; this one indexes moves by cell);
+   - worst lifts -> LED frame: in the positions two plies in with the most legal moves, the first lift
+     of the piece on each of the two cells most moves change (a Desdemona queen with 800 moves or more);
+   and the ratio old p99 / new p99 for each older revision.  With ``--repeat N`` every tree runs N times,
+   interleaved, and each figure is the median of the runs' (a shared machine's load comes and goes).  A
+   Raspberry Pi 4 is 3-4 times slower than this machine: the Pi budget is 5 ms here.
 2. Power cuts (``--kills N``): `magboard play --script` is killed (SIGKILL, the whole process group) at
    random moments while it plays random moves, until the store holds N moves; every move printed as
    committed before a kill must be in the store afterwards.
@@ -30,6 +33,7 @@ import sys
 import tempfile
 import threading
 import time
+import tomllib
 from pathlib import Path
 
 from engines import registry
@@ -53,9 +57,23 @@ def latency(root: Path, game_id: str, plies: int, seed: int, games: int) -> dict
 
 
 def checkout(revision: str, into: Path) -> Path:
-    """The tree of ``revision`` (git archive), for measuring it beside this one."""
+    """The tree of ``revision`` (git archive), for measuring it beside this one.  A revision whose games
+    are found through entry points gets its own distribution metadata in the tree (first on the path), so
+    its games are found there rather than through this tree's install."""
+    into.mkdir()
     archive = subprocess.run(["git", "archive", revision], cwd=ROOT, capture_output=True, check=True).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    project = tomllib.loads((into / "pyproject.toml").read_text())["project"]
+    groups = project.get("entry-points", {})
+    if groups:
+        info = into / f"magboard_{revision}-0.dist-info"
+        info.mkdir()
+        (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: magboard-{revision}\nVersion: 0\n")
+        lines = [
+            f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in entries.items())
+            for group, entries in groups.items()
+        ]
+        (info / "entry_points.txt").write_text("\n".join(lines))
     return into
 
 
@@ -123,29 +141,56 @@ def figures(values: list[float]) -> tuple[float, float, float]:
     return statistics.median(ordered), percentile(ordered, 0.99), ordered[-1]
 
 
+def medians(runs: list[dict[str, list[float]]], key: str) -> tuple[int, float, float, float]:
+    """The samples a run, and the median over the runs of each run's p50, p99 and max."""
+    each = [figures(run[key]) for run in runs]
+    p50, p99, most = (statistics.median(f[i] for f in each) for i in range(3))
+    return len(runs[0][key]), p50, p99, most
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", action="append", choices=registry.available(), help="game (repeatable)")
     parser.add_argument("--plies", type=int, default=40, help="plies per game")
     parser.add_argument("--games", type=int, default=3, help="random games per game")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--against", default="3d2d138", help="the older revision to measure beside this tree")
+    parser.add_argument(
+        "--against",
+        action="append",
+        help="an older revision to measure beside this tree (repeatable; 3d2d138)",
+    )
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="runs of each tree, interleaved: each figure is the median run's",
+    )
     parser.add_argument("--kills", type=int, default=0, help="moves to reach through power cuts (0: none)")
     args = parser.parse_args()
-    print(f"{'game':<12} {'measure':<22} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}   "
-          f"{args.against} p50/p99/max ms        p99 ratio")  # fmt: skip
+    against = args.against or ["3d2d138"]
+    print(
+        f"{'game':<12} {'measure':<22} {'n':>5} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+        + "".join(f"   {rev + ' p50/p99/max ms':<28} {'p99 ratio':>9}" for rev in against)
+    )
     with tempfile.TemporaryDirectory() as tmp:
-        old_root = checkout(args.against, Path(tmp))
+        roots = [ROOT] + [checkout(rev, Path(tmp) / str(i)) for i, rev in enumerate(against)]
         for game_id in args.game or registry.available():
-            new = latency(ROOT, game_id, args.plies, args.seed, args.games)
-            old = latency(old_root, game_id, args.plies, args.seed, args.games)
-            for key, label in (("frame", "snapshot -> LED frame"), ("matchable", "commit -> matchable")):
-                n50, n99, nmax = figures(new[key])
-                o50, o99, omax = figures(old[key])
-                print(
-                    f"{game_id:<12} {label:<22} {len(new[key]):>5} {n50:>8.2f} {n99:>8.2f} {nmax:>8.2f}   "
-                    f"{o50:>8.2f} {o99:>8.2f} {omax:>8.2f}   {o99 / n99:>8.1f}x"
-                )
+            runs: list[list[dict[str, list[float]]]] = [[] for _ in roots]
+            for _ in range(args.repeat):
+                for root, kept in zip(roots, runs, strict=True):
+                    kept.append(latency(root, game_id, args.plies, args.seed, args.games))
+            measures = (
+                ("frame", "snapshot -> LED frame"),
+                ("matchable", "commit -> matchable"),
+                ("lift", "worst lifts -> LED frame"),
+            )
+            for key, label in measures:
+                n, n50, n99, nmax = medians(runs[0], key)
+                line = f"{game_id:<12} {label:<22} {n:>5} {n50:>8.2f} {n99:>8.2f} {nmax:>8.2f}"
+                for old in runs[1:]:
+                    _, o50, o99, omax = medians(old, key)
+                    line += f"   {o50:>8.2f} {o99:>8.2f} {omax:>8.2f}   {o99 / n99:>8.1f}x"
+                print(line)
     if args.kills:
         kills, moves = power_cuts(args.kills, args.seed)
         print(f"power cuts: {kills} kills over {moves} committed moves, no committed move lost")

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
 from engines.geometry import Geometry
+from engines.outcome import Outcome as Outcome
 from engines.physical import Thing
-from engines.pickling import by_fields
 from engines.table import Table
 
 P = TypeVar("P")
@@ -31,21 +30,6 @@ M = TypeVar("M", bound=Hashable)
 
 class MoveError(ValueError):
     """A move text that is malformed or names a move that is not legal here."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a finished game ended.
-
-    ``winner`` is the player who won, or None for a draw.  ``score`` is
-    [player 0, player 1] for games that count points and None for the others.
-    """
-
-    winner: int | None
-    score: tuple[int, int] | None = None
-
-    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
-        return by_fields(self)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # pickled: see engines/pickling.py

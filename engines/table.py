@@ -15,16 +15,43 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from mypy_extensions import mypyc_attr
 
+from engines.geometry import Geometry
+from engines.outcome import Outcome
 from engines.physical import Thing
 
-if TYPE_CHECKING:
-    from engines.game import Game
-
 SHARED = 2  # ``Game.hands``' key for what belongs to neither player (a supply of tiles)
+
+
+class GameView(Protocol):
+    """What a table asks of its game: the rules' answers about positions (engines/game.py's ``Game``)."""
+
+    @property
+    def geometry(self) -> Geometry: ...
+
+    @property
+    def chosen(self) -> frozenset[str]: ...
+
+    def start(self) -> Any: ...
+
+    def to_move(self, pos: Any) -> int: ...
+
+    def outcome(self, pos: Any) -> Outcome | None: ...
+
+    def score(self, pos: Any) -> tuple[int, int] | None: ...
+
+    def cells(self, pos: Any) -> Mapping[str, tuple[Thing, ...]]: ...
+
+    def hands(self, pos: Any) -> Mapping[int, Mapping[str, int]]: ...
+
+    def legal_moves(self, pos: Any) -> Sequence[Any]: ...
+
+    def legal_texts(self, pos: Any) -> Sequence[str]: ...
+
+    def format_move(self, pos: Any, move: Any) -> str: ...
 
 
 class Role(Enum):
@@ -128,11 +155,20 @@ class Table:
     possessive: ClassVar[bool] = False
     objects: ClassVar[tuple[ObjectKind, ...]]
     riders: ClassVar[Noun | None] = None  # what the riding objects are called together ('rings')
+    # Kinds the other objects stand on, put down first in a turn (a Space Tiles tile): the words give a
+    # turn's steps in the order its rules make it.
+    ground: ClassVar[frozenset[str]] = frozenset()
     cell: ClassVar[Noun]  # 'square', 'cell', 'point'
     drawing: ClassVar[Drawing]
     notation: ClassVar[str]  # examples of the move notation, for a move box
     turn: ClassVar[str]  # what a turn is, to the player to move; {opponent} is the other side's name
     score_unit: ClassVar[Noun | None] = None  # what the score counts, for games that count
+    # Why a game ends, by name: the templates ``ending`` fills in ({score} is ``score_words``).  The
+    # phrasebook (host/session/phrasebook.py) searches games until it has seen each.
+    endings: ClassVar[Mapping[str, str]] = {"the score": "{score}."}
+    # What this game's board never says, and why: an intent kind's value (host/session/intent.py) or
+    # an ending's name.  The phrasebook lists it; its test fails if anything else is missing.
+    never: ClassVar[Mapping[str, str]] = {}
 
     # --- objects -------------------------------------------------------------------------------
     def kind(self, name: str) -> ObjectKind:
@@ -187,18 +223,17 @@ class Table:
             return "the piece" if definite else "a piece"
         carriers = [t for t in things if not self.kind(t.kind).rides] or list(things)
         riders = [t for t in things if t not in carriers]
-        first = carriers[-1]
-        if definite:
-            head = self.name(first) if self.article(first) == "" else f"the {self.name(first)}"
-        else:
-            article = self.article(first)
-            head = f"{article} {self.name(first)}" if article else self.name(first)
-        others = carriers[:-1]
-        if others:
-            head += " and " + " and ".join(self.name(t) for t in others)
+        head = " and ".join(self.one(t, definite) for t in reversed(carriers))
         if riders:
             head += " with " + self.riders_words(riders)
         return head
+
+    def one(self, thing: Thing, definite: bool) -> str:
+        """One object with its article: 'the Black queen', 'an Orange piece', "Light's knight", 'a tile'."""
+        article = self.article(thing)
+        if not article:
+            return self.name(thing)
+        return f"{'the' if definite else article} {self.name(thing)}"
 
     def riders_words(self, riders: Sequence[Thing]) -> str:
         """'its ring', 'its 3 rings' (or the objects' own names where the game gives no collective)."""
@@ -212,23 +247,29 @@ class Table:
         unit = self.score_unit or Noun("point", "points")
         return " - ".join(f"{self.side(side)} {unit.count(n)}" for side, n in enumerate(score))
 
-    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
+    def turn_words(self, game: GameView, pos: Any) -> str:
         """What the player to move may do now (a game whose first turn differs says so here)."""
         return self.turn.format(opponent=self.side(1 - game.to_move(pos)))
 
-    def explain(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def explain(self, game: GameView, pos: Any) -> Ending:
         """Why the finished game ``pos`` ended and the cells that show it; ValueError while it goes on."""
         if game.outcome(pos) is None:
             raise ValueError("the game is not over")
         return self.ending(game, pos)
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """``explain`` for a finished game: a game says here what ended it (the default: the score)."""
         score = game.score(pos)
-        return Ending(f"{self.score_words(score)}." if score is not None else "")
+        return self.because("the score", game, pos) if score is not None else Ending("")
+
+    def because(self, name: str, game: GameView, pos: Any, cells: Iterable[str] = (), **words: str) -> Ending:
+        """The ending called ``name`` (``endings``), its template filled with ``words`` and the score."""
+        score = game.score(pos)
+        said = self.score_words(score) if score is not None else ""
+        return Ending(self.endings[name].format(score=said, **words), frozenset(cells))
 
     # --- the board ---------------------------------------------------------------------------------
-    def cell_colour(self, game: Game[Any, Any], index: int) -> str | None:
+    def cell_colour(self, game: GameView, index: int) -> str | None:
         """A checkered board's colour of a cell (the first colour on a1's), or None for plain cells."""
         checkered = self.drawing.checkered
         if checkered is None:
@@ -266,7 +307,7 @@ def owned_cells(stacks: Mapping[str, Sequence[Thing]], kind: str, side: int | No
     return frozenset(c for c, s in stacks.items() if s and s[-1].kind == kind and s[-1].colour == side)
 
 
-def runs(game: Game[Any, Any], member: Iterable[str], min_length: int) -> list[tuple[str, ...]]:
+def runs(game: GameView, member: Iterable[str], min_length: int) -> list[tuple[str, ...]]:
     """Every maximal run of ``member`` cells along a line of the board, at least ``min_length`` long."""
     names = game.geometry.names
     inside = set(member)

@@ -14,14 +14,7 @@ from collections.abc import Sequence
 from importlib import import_module
 
 import host.commands
-
-
-class CliError(Exception):
-    """An expected failure: printed as one line, with its exit status."""
-
-    def __init__(self, message: str, status: int = 2) -> None:
-        super().__init__(message)
-        self.status = status
+from host.cli_error import CliError
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,8 +51,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # Run as `python -m host.cli`: call the copy imported under its real name, whose
-    # CliError is the one the subcommands raise.
-    from host.cli import main as package_main
-
-    sys.exit(package_main())
+    sys.exit(main())

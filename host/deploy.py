@@ -17,7 +17,8 @@ from pathlib import Path
 import firmware
 from host.doctor.firmware_version import shipped_version, version_text
 from host.hardware.spec import BoardSpec
-from host.link.device_link import DeviceLink, Expectation
+from host.link.device_link import DeviceLink
+from host.link.expectation import Expectation
 from host.link.messages import Hello
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent

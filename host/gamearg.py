@@ -7,7 +7,7 @@ from typing import Any
 
 from engines import registry
 from engines.game import Game, MoveError
-from host.cli import CliError
+from host.cli_error import CliError
 from host.hardware.loading import BoardFileError, load_board
 from host.hardware.spec import BoardSpec
 

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engines.game import Game
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table, owned_cells
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table, owned_cells
 
 FILLS = ("#1d1d1d", "#f4f4f4")
 EDGES = ("#111", "#555")
@@ -29,18 +29,26 @@ class DesdemonaTable(Table):
     notation = "a4-a6/c8 (shot), a4-a6xc8 (capture) or pass"
     turn = "move a queen, then shoot a {opponent} stone or capture"
     score_unit: ClassVar[Noun | None] = Noun("stone", "stones")
+    endings: ClassVar[Mapping[str, str]] = {
+        "no queen can move": "Neither player can move a queen (two passes in a row). {score}."
+    }
+    never: ClassVar[Mapping[str, str]] = {
+        "confirm": "no whole turn is the beginning of another: a queen move is a turn alone only on Black's "
+        "first turn, and a shot never lands where a capture would (the stones in between block it)",
+    }
 
-    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
-        """Black's very first turn is the queen move alone (RULES.md)."""
+    def turn_words(self, game: GameView, pos: Any) -> str:
+        """Black's very first turn is the queen move alone (RULES.md); a capture is offered only where
+        there is an opponent's stone to capture (none on White's first turn)."""
         if game.start() == pos:
             return "move a queen (the first turn is the queen move alone, with no shot)"
+        opponent = 1 - game.to_move(pos)
+        if not owned_cells(game.cells(pos), STONE.kind, opponent):
+            return f"move a queen, then shoot a {self.side(opponent)} stone"
         return super().turn_words(game, pos)
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         outcome = game.outcome(pos)
         assert outcome is not None
-        score = game.score(pos)
-        assert score is not None
         cells = owned_cells(game.cells(pos), STONE.kind, outcome.winner)
-        why = "Neither player can move a queen (two passes in a row)."
-        return Ending(f"{why} {self.score_words(score)}.", cells)
+        return self.because("no queen can move", game, pos, cells)

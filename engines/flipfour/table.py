@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from engines.game import Game
 from engines.physical import Thing
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table, runs
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table, runs
 
 PIECE = ObjectKind(
     "piece",
@@ -24,20 +24,30 @@ class FlipFourTable(Table):
     cell = Noun("point", "points")
     drawing = Drawing("point")
     notation = "c3, b2,d4 or c3-c5"
-    turn = "place one or two pieces, or jump a piece over a line"
+    turn = "place one or two pieces, or jump one of yours over a row of pieces"
+    endings: ClassVar[Mapping[str, str]] = {
+        "the mover's over-line": "{side} shows {line} (an over-line) after {side}'s own turn, and loses.",
+        "the opponent's over-line": "{side} shows {line} (an over-line) after {mover}'s turn, and loses.",
+        "a line of exactly 4": "{side} shows a line of exactly 4 at the start of {side}'s turn, and wins.",
+        "no legal move": "{side} has no legal move, and loses.",
+    }
+    never: ClassVar[Mapping[str, str]] = {
+        "choose": "every move fills or empties its own set of points, which even reed switches feel",
+    }
 
-    def turn_words(self, game: Game[Any, Any], pos: Any) -> str:
-        """One piece on the first turn and with one piece left; only jumps with none (RULES.md)."""
+    def turn_words(self, game: GameView, pos: Any) -> str:
+        """One piece on the first turn and with one piece left; only jumps with none; no jump offered
+        where none is legal (Yellow's first turn: no Yellow piece is on the board yet) (RULES.md)."""
         in_hand = game.hands(pos)[game.to_move(pos)].get(PIECE.kind, 0)
         if game.start() == pos:
             return "place one piece (the first turn places exactly one)"
         if in_hand == 0:
-            return "jump a piece over a line (you have no piece left to place)"
-        if in_hand == 1:
-            return "place your last piece, or jump a piece over a line"
-        return super().turn_words(game, pos)
+            return "jump one of your pieces over a row of pieces (you have none left to place)"
+        place = "place your last piece" if in_hand == 1 else "place one or two pieces"
+        jumps = any("-" in game.format_move(pos, move) for move in game.legal_moves(pos))
+        return f"{place}, or jump one of yours over a row of pieces" if jumps else place
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """RULES.md section 4: the mover's over-line, then the opponent's, then a line of exactly 4."""
         stacks = game.cells(pos)
         to_move = game.to_move(pos)
@@ -56,16 +66,16 @@ class FlipFourTable(Table):
                 return f"{len(fours)} lines of 4", fours
             return None
 
-        for side, when in ((mover, "after its own turn"), (to_move, f"after {self.side(mover)}'s turn")):
+        for side, name in ((mover, "the mover's over-line"), (to_move, "the opponent's over-line")):
             over = overline(side)
             if over is not None:
                 words, lines = over
                 cells = frozenset(c for r in lines for c in r)
-                return Ending(f"{self.side(side)} shows {words} (an over-line) {when}, and loses.", cells)
+                return self.because(
+                    name, game, pos, cells, side=self.side(side), line=words, mover=self.side(mover)
+                )
         fours = [r for r in runs(game, showing(to_move), 4) if len(r) == 4]
         name = self.side(to_move)
         if fours:
-            return Ending(
-                f"{name} shows a line of exactly 4 at the start of its turn, and wins.", frozenset(fours[0])
-            )
-        return Ending(f"{name} has no legal move, and loses.", frozenset(showing(to_move)))
+            return self.because("a line of exactly 4", game, pos, fours[0], side=name)
+        return self.because("no legal move", game, pos, showing(to_move), side=name)

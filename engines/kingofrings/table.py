@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from engines.game import Game
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table
 
 KNIGHT_LOOK = Look("disc", 0.3, fills=("#f2efe6", "#2b2b2b"), glyph="\u265e", glyph_inks=("#222", "#eee"))
 KNIGHT = ObjectKind(
@@ -46,21 +47,46 @@ class KingOfRingsTable(Table):
     notation = "b2-c3, b2xc3, *d4 or pass"
     turn = "step, jump or drop a knight"
     score_unit: ClassVar[Noun | None] = Noun("point", "points")
+    endings: ClassVar[Mapping[str, str]] = {
+        "the last ring taken": "The last loose ring is taken. {score}.",
+        "two passes": "Two passes in a row. {score}.",
+    }
+    never: ClassVar[Mapping[str, str]] = {
+        "choose": "each move lands one knight on a square of its own, which the hand touches there, so the "
+        "sensors tell every two moves apart",
+        "confirm": "no turn is the beginning of another (a drop never grows into a step: that knight came "
+        "from the hand, not the board)",
+    }
 
-    def cell_colour(self, game: Game[Any, Any], index: int) -> str:
+    def turn_words(self, game: GameView, pos: Any) -> str:
+        """The ways a knight may move now (RULES.md): a step with no ring, a jump as far as its rings, a
+        drop from the hand; a pass only when none is possible."""
+        stacks = game.cells(pos)
+        ways = set()
+        for move in game.legal_moves(pos):
+            text = game.format_move(pos, move)
+            if text.startswith("*"):
+                ways.add("drop")
+            elif text != "pass":
+                ways.add("step" if len(stacks[re.split("[-x]", text)[0]]) == 1 else "jump")  # a holder jumps
+        said = [way for way in ("step", "jump", "drop") if way in ways]
+        if not said:
+            return "pass (no knight can step, jump or drop)"
+        return (", ".join(said[:-1]) + " or " if len(said) > 1 else "") + said[-1] + " a knight"
+
+    def cell_colour(self, game: GameView, index: int) -> str:
         """a1 is blue, or b1 with the ``blue_parity`` option (RULES.md)."""
         q, r = game.geometry.coords[index]
         blue = (q + r) % 2 == (1 if "blue_parity" in game.chosen else 0)
         return BLUE if blue else PLAIN
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """The last loose ring taken, or two passes; the stacks of the winner (of both in a draw)."""
         outcome = game.outcome(pos)
         assert outcome is not None
         stacks = game.cells(pos)
         rings = self.kinds_riding
         loose = any(stack and stack[-1].kind in rings for stack in stacks.values())
-        why = "Two passes in a row." if loose else "The last loose ring is taken."
         holders = frozenset(
             cell
             for cell, stack in stacks.items()
@@ -68,6 +94,4 @@ class KingOfRingsTable(Table):
             and stack[-1].kind == KNIGHT.kind
             and (outcome.winner is None or stack[-1].colour == outcome.winner)
         )
-        score = game.score(pos)
-        assert score is not None
-        return Ending(f"{why} {self.score_words(score)}.", holders)
+        return self.because("two passes" if loose else "the last ring taken", game, pos, holders)

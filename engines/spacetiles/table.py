@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from engines.game import Game
 from engines.physical import Thing
-from engines.table import SHARED, Drawing, Ending, Look, Noun, ObjectKind, Role, Table, runs
+from engines.table import SHARED, Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table, runs
 
 TILE = ObjectKind(
     "tile",
@@ -33,12 +32,33 @@ class SpaceTilesTable(Table):
     sides = ("Orange", "Violet")
     side_colours = ("#f08a24", "#7b4bc4")
     objects = (TILE, PIECE)
+    ground = frozenset({TILE.kind})
     cell = Noun("cell", "cells")
     drawing = Drawing("hex")
     notation = "c2:e3-e4 or g3:d3,f2"
-    turn = "place a tile, then move or place your pieces"
+    # RULES.md: the tile's neighbouring tiles (n) decide the rest of the turn.
+    turn = (
+        "place a tile, then move one of your pieces one step if the tile touches one tile, or else place "
+        "one piece fewer than the tiles it touches"
+    )
+    endings: ClassVar[Mapping[str, str]] = {
+        "a run of 6 or more": "{mover} made a run of {length} pieces in a row, and loses.",
+        "a run of 4 of one's own": "{mover} made a run of {length} {mover} pieces, and wins.",
+        "a run of exactly 5": "{mover} made a run of exactly 5 pieces, and wins.",
+        "the supply is empty": "The tile supply is empty: {other} has no turn, and loses.",
+        "no legal turn": "{other} has no legal turn (no tile placed anywhere lets {other} finish it), "
+        "and loses.",
+    }
+    never: ClassVar[Mapping[str, str]] = {
+        "confirm": "the tile's neighbours fix how many pieces a turn places, so no whole turn is the "
+        "beginning of another",
+        "the supply is empty": "random play never gets there: some run ends every game before the 31 tiles "
+        "of the supply are placed (tests/session/test_outcome.py builds such a position)",
+        "no legal turn": "random play never gets there (tests/session/test_outcome.py builds such a "
+        "position)",
+    }
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """RULES.md section 2: runs judged for the player who just moved, else no legal turn."""
         outcome = game.outcome(pos)
         assert outcome is not None
@@ -46,28 +66,26 @@ class SpaceTilesTable(Table):
         to_move = game.to_move(pos)
         mover = 1 - to_move
         pieces = {c for c, s in stacks.items() if s and s[-1].kind == PIECE.kind}
-        name, other = self.side(mover), self.side(to_move)
+        names = {"mover": self.side(mover), "other": self.side(to_move)}
         if outcome.winner == to_move:
             sixes = runs(game, pieces, 6)
             cells = frozenset(c for r in sixes for c in r)
             longest = max(map(len, sixes), default=6)
-            return Ending(f"{name} made a run of {longest} pieces in a row, and loses.", cells)
+            return self.because("a run of 6 or more", game, pos, cells, length=str(longest), **names)
         own = runs(game, showing(stacks, mover), 4)
         if own:
-            return Ending(
-                f"{name} made a run of {len(own[0])} of its own pieces, and wins.", frozenset(own[0])
+            return self.because(
+                "a run of 4 of one's own", game, pos, own[0], length=str(len(own[0])), **names
             )
         fives = [r for r in runs(game, pieces, 5) if len(r) == 5]
         if fives:
-            return Ending(f"{name} made a run of exactly 5 pieces, and wins.", frozenset(fives[0]))
+            return self.because("a run of exactly 5", game, pos, fives[0], **names)
         if not game.hands(pos).get(SHARED, {}).get(TILE.kind, 0):
-            return Ending(f"The tile supply is empty: {other} has no turn, and loses.")
+            return self.because("the supply is empty", game, pos, **names)
         geometry = game.geometry
         frontier = frozenset(
             cell
             for cell, stack in stacks.items()
             if not stack and any(stacks[geometry.names[n]] for n in geometry.neighbours(geometry.index[cell]))
         )
-        return Ending(
-            f"{other} has no legal turn: no tile it can place lets it finish the turn, and loses.", frontier
-        )
+        return self.because("no legal turn", game, pos, frontier, **names)

@@ -9,7 +9,7 @@ from typing import Any
 from engines.ai import Analysis, think
 from engines.ai.levels import HIGHEST, LOWEST
 from engines.game import Game
-from host.cli import CliError
+from host.cli_error import CliError
 from host.gamearg import add_game_arguments, make_game, play_moves
 
 

@@ -16,7 +16,7 @@ import sys
 from typing import TextIO
 
 from engines import registry
-from host.cli import CliError
+from host.cli_error import CliError
 from host.doctor.bench import Bench, real_bench, simulated_bench
 from host.doctor.checks import run_checks
 from host.doctor.report import Report

@@ -8,7 +8,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from host.cli import CliError
+from host.cli_error import CliError
 from host.deploy import READY_S, DeployError, commands, mpremote, verify
 from host.doctor.firmware_version import version_text
 from host.gamearg import board_argument

@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from host.cli import CliError
+from host.cli_error import CliError
 from host.gamearg import board_argument
 from host.hardware.calibration import CalibrationError, load_zeros
 from host.hardware.docs import DOCS_DIR, INDEX, render_board_docs, render_index, stale_docs, write_docs

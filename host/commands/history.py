@@ -16,7 +16,7 @@ from pathlib import Path
 
 from engines import records
 from engines.game import MoveError
-from host.cli import CliError
+from host.cli_error import CliError
 from host.commands.play import import_journals, journal_path
 from host.store.database import StoreError, open_store, reason_of
 from host.store.games import StoredGame, list_games, load_game, positions_of, result_text, stamp

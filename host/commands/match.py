@@ -16,7 +16,7 @@ from typing import Any
 from engines.ai.levels import HIGHEST, LOWEST
 from engines.ai.match import AiPlayer, GameResult, Player, Tally, play_match
 from engines.game import Game
-from host.cli import CliError
+from host.cli_error import CliError
 from host.gamearg import add_game_arguments, make_game
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from engines.perft import perft
-from host.cli import CliError
+from host.cli_error import CliError
 from host.gamearg import make_game, play_moves
 
 

@@ -32,10 +32,10 @@ from typing import Any, TextIO
 from engines import registry
 from engines.game import MoveError
 from host import play_values
-from host.cli import CliError
+from host.cli_error import CliError
 from host.drivers.interfaces import DriverError
 from host.hardware.loading import BoardFileError
-from host.link.device_link import LinkError, LinkStatus
+from host.link.status import LinkError, LinkStatus
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from engines import records
-from host.cli import CliError
+from host.cli_error import CliError
 from host.gamearg import state_json
 
 

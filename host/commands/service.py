@@ -17,7 +17,7 @@ import getpass
 import os
 from pathlib import Path
 
-from host.cli import CliError
+from host.cli_error import CliError
 from host.service.config import ConfigError, read_config
 from host.service.install import plan, write
 from host.service.units import CONFIG_PATH, DEVICE_LINK, SERVICE_NAME

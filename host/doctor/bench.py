@@ -16,7 +16,9 @@ from typing import TextIO
 from host.doctor.tester import PersonTester, SimulatedTester, Tester
 from host.drivers.interfaces import Buttons, LedStrip
 from host.hardware.spec import LED_PICO, BoardSpec
-from host.link.device_link import DeviceLink, EventKind, Expectation, LinkError, LinkEvent
+from host.link.device_link import DeviceLink
+from host.link.expectation import Expectation
+from host.link.status import EventKind, LinkError, LinkEvent
 from host.sim.rig import Rig
 
 # What went wrong on the link most recently, kept to explain a device that never answered.

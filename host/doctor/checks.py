@@ -20,7 +20,8 @@ from host.drivers.interfaces import RGB, DriverError
 from host.hardware.loading import BoardFileError, load_board
 from host.hardware.sensing import CellReadings, Reading, SensorModel, SnapshotError
 from host.hardware.spec import LED_PICO, BoardSpec
-from host.link.device_link import Expectation, LinkError
+from host.link.expectation import Expectation
+from host.link.status import LinkError
 
 READY_S = 10.0
 ANSWER_S = 1.0  # for a PING

@@ -13,7 +13,7 @@ import struct
 import zlib
 from dataclasses import dataclass
 
-from host.link import cobs
+import host.link.cobs as cobs
 
 PROTOCOL_VERSION = 1
 MAX_FRAME = 2048  # encoded bytes; the device never sends more than ~330

@@ -56,6 +56,13 @@ class LogLevel(IntEnum):
     ERROR = 3
 
 
+def _name(kind: type[IntEnum], value: int) -> str:
+    try:
+        return kind(value).name
+    except ValueError:
+        return str(value)
+
+
 class MessageError(ValueError):
     """A frame that is intact but does not hold a message this host understands."""
 
@@ -120,11 +127,21 @@ class Nak:
     reason: int
     message: str
 
+    @property
+    def reason_name(self) -> str:
+        """The reason's name, or its number when this host does not know it."""
+        return _name(NakReason, self.reason)
+
 
 @dataclass(frozen=True, slots=True)
 class Log:
     level: int
     text: str
+
+    @property
+    def level_name(self) -> str:
+        """The level's name, or its number when this host does not know it."""
+        return _name(LogLevel, self.level)
 
 
 DeviceMessage = Hello | State | Heartbeat | Ack | Nak | Log

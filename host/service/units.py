@@ -12,7 +12,7 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from host.link.discovery import PICO_MICROPYTHON
+from host.link.port import PICO_MICROPYTHON
 from host.service.config import ServiceConfig
 
 SERVICE_NAME = "magboard.service"

@@ -198,7 +198,8 @@ class Context:
                 state.pending,
                 reversible=self.reversible,
             )
-            self._expect, self._tracker, self._verdict = current, Tracker(current), None
+            tracker = Tracker(current, self.settings.settle_ms)
+            self._expect, self._tracker, self._verdict = current, tracker, None
         return current
 
     def tracker(self, state: State) -> Tracker[Hashable]:
@@ -254,7 +255,9 @@ def _read(ctx: Context, state: State, event: Reading) -> State:
         return state
     expect = ctx.expect(state)
     differing = frozenset(expect.differing(event.values))
-    evidence = state.evidence.observe(event.t, state.differing, differing)
+    old = state.reading or event.values
+    changed = [i for i, (a, b) in enumerate(zip(old, event.values, strict=True)) if a != b]
+    evidence = state.evidence.observe(event.t, state.differing, differing, changed)
     state = replace(
         state,
         reading=event.values,
@@ -378,7 +381,8 @@ def _commit(ctx: Context, state: State, candidate: Candidate[Hashable], effects:
         effects.append(TookBack(candidate.back) if candidate.route is Route.TAKE_BACK else NewGame())
     pos = history[-1]
     for move in candidate.moves:
-        if move not in game.legal_moves(pos):  # cannot happen: candidates are legal moves of this position
+        legal = expect.legal if pos is expect.position else game.legal_moves(pos)
+        if move not in legal:  # cannot happen: candidates are legal moves of this position
             raise AssertionError(f"not legal here: {game.format_move(pos, move)}")
         text = game.format_move(pos, move)
         pos = game.play(pos, move)
@@ -431,7 +435,7 @@ def _forced(ctx: Context, state: State) -> Candidate[Hashable] | None:
     game, pos = ctx.game, state.log.position
     if game.is_over(pos) or state.away is not None:
         return None
-    moves = [state.pending] if state.pending is not None else game.legal_moves(pos)
+    moves = [state.pending] if state.pending is not None else ctx.expect(state).legal
     if len(moves) != 1 or game.changed_cells(pos, moves[0]):
         return None
     return ctx.expect(state).candidate_for((moves[0],))

@@ -8,7 +8,9 @@ disagree.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
+from typing import Any
 
+from engines.game import Game
 from engines.physical import Thing
 from engines.table import Table
 from host.session import words
@@ -31,7 +33,7 @@ from host.session.intent import (
 )
 from host.session.lights import Blink, Light, Meaning
 from host.tracking import plan
-from host.tracking.candidates import Candidate
+from host.tracking.candidates import Candidate, Route
 from host.tracking.plan import Do
 from host.tracking.tracker import Seen, Verdict
 
@@ -57,8 +59,8 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
     if outcome is not None:
         ending = game.table.explain(game, pos)
         winner = "a draw" if outcome.winner is None else f"{words.side_name(game, outcome.winner)} wins"
-        said = f": {ending.reason.rstrip('.')}" if ending.reason else ""
-        sentence = f"Game over: {winner}{said}. Press New game to play again."
+        said = f" {ending.reason}" if ending.reason else ""
+        sentence = f"Game over: {winner}.{said} Press New game to play again."
         scene = {cell: Light(Meaning.RESULT, Blink.SLOW) for cell in ending.cells}
         return GameOver(
             sentence, scene, buttons, winner=outcome.winner, reason=ending.reason, cells=ending.cells
@@ -66,7 +68,7 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
     side = ctx.to_move(state)
     if state.thinking:
         if state.differing and state.reading is not None and state.wary:
-            steps = _named(names, ctx.tracker(state).guidance(state.reading))
+            steps = _named(game, ctx.tracker(state).guidance(state.reading))
             return _mistake(
                 ctx, "The AI is thinking about the position as it was: put the board back.", steps, buttons
             )
@@ -78,13 +80,17 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
         if state.wary and verdict is not None and verdict.seen is Seen.MISMATCH and state.reading is not None:
             # A mistake while carrying out the AI's move: what to put right to reach the AI's position.
             tracker, candidate = ctx.tracker(state), ctx.expect(state).pending_candidate
-            steps = _named(names, tracker.guidance_to(candidate, state.reading, state.evidence, state.now))
+            steps = _named(game, tracker.guidance_to(candidate, state.reading, state.evidence, state.now))
             return _mistake(ctx, f"That is not the AI's move {text}: put the board right.", steps, buttons)
-        left = _named(names, remaining_of(ctx, state, (state.pending,)))
+        left = _named(game, remaining_of(ctx, state, (state.pending,)))
         if left or verdict is None or verdict.seen in (Seen.IN_SYNC, Seen.MISMATCH):
             said = words.steps_words(game, left[:SAID_STEPS]) + _more(left)
             who = words.side_name(game, side)
-            sentence = f"The AI plays {text} for {who}: {said}" if left else f"The AI plays {text} for {who}."
+            sentence = (
+                f"The AI plays {text} for {who}: {words.clause(said)}"
+                if left
+                else f"The AI plays {text} for {who}."
+            )
             return AiMove(
                 sentence, _steps_scene(left, Blink.SLOW), buttons, side=side, move=text, remaining=left
             )
@@ -97,13 +103,25 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
         return Confirm(sentence, scene, buttons | {Button.CONFIRM}, move=text)
     if verdict.seen in (Seen.MATCH, Seen.AMBIGUOUS):
         label = verdict.match.label if verdict.match is not None else "your move"
-        return TurnUnderWay(f"{label}: hold still a moment.", {}, buttons, side=side, move=label)
+        sentence = f"{_shown(verdict.match)}: hold still a moment."
+        return TurnUnderWay(sentence, {}, buttons, side=side, move=label)
     if verdict.seen is Seen.PROGRESS:
         return _progress(ctx, state, verdict, side, buttons)
     if not state.wary and state.shown_for == (state.log.version, state.pending):
         return state.intent  # a hand is still at work: keep what is lit
-    steps = _named(names, verdict.steps)
+    steps = _named(game, verdict.steps)
     return _mistake(ctx, "That is not a legal move: put the board right.", steps, buttons)
+
+
+def _shown(match: Candidate[Hashable] | None) -> str:
+    """What a whole reading shows, to begin a sentence: 'a4-a6', 'Your move', 'The last move taken back'."""
+    if match is None:
+        return "Your move"
+    if match.route is Route.TAKE_BACK:
+        return "The last move taken back" if match.back == 1 else f"The last {match.back} moves taken back"
+    if match.route is Route.NEW_GAME:
+        return "The start position set up again (a new game)"
+    return match.label
 
 
 def _buttons(ctx: Context, state: State) -> frozenset[Button]:
@@ -127,7 +145,7 @@ def _your_turn(ctx: Context, state: State, side: int, buttons: frozenset[Button]
     scene: Scene = {}
     sentence = f"{name} to move: {words.turn_words(game, state.log.position)}."
     if state.hint:
-        hint = _named(game.geometry.names, remaining_of(ctx, state, state.hint[:1]))
+        hint = _named(game, remaining_of(ctx, state, state.hint[:1]))
         scene = _steps_scene(hint, Blink.SLOW, dim=True)
         text = game.format_move(state.log.position, state.hint[0])
         sentence += f" Hint: {text} (dim lights)."
@@ -138,30 +156,15 @@ def _progress(
     ctx: Context, state: State, verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
 ) -> Intent:
     game = ctx.game
-    names = game.geometry.names
-    expect = ctx.expect(state)
-    if verdict.lifted:
-        origins = tuple(names[c] for c in verdict.lifted)
-        targets = frozenset(names[t] for ts in verdict.lifted.values() for t in ts)
-        # The origin is not lit: the piece is in the hand already (putting it back there is no move).
-        scene: Scene = {cell: Light(Meaning.PUT) for cell in targets}
-        reading = state.reading
-        assert reading is not None
-        tracker = ctx.tracker(state)
-        held = [tracker.held(c, reading[c]) or expect.stacks[c][-1:] for c in verdict.lifted]
-        what = game.table.named(held[-1], definite=True) if len(held) == 1 else "the pieces you hold"
-        place = game.table.cell.one
-        if targets:
-            sentence = f"Put {what} from {words.cell_list(origins)} on a green {place}."
-        else:
-            sentence = f"No legal move takes {what} from {words.cell_list(origins)}: put it back."
-        return Lifted(words.capital(sentence), scene, buttons, side=side, origins=origins, targets=targets)
-    todo = _named(names, verdict.todo)
+    lifted = _lifted(ctx, state, verdict, side, buttons) if verdict.lifted else None
+    if lifted is not None:
+        return lifted
+    todo = _named(game, verdict.todo)
     if todo:
         label = verdict.choices[0].label if len(verdict.choices) == 1 else "your turn"
         said = words.steps_words(game, todo[:SAID_STEPS]) + _more(todo)
         return TurnUnderWay(
-            f"To finish {label}: {said}",
+            f"To finish {label}: {words.clause(said)}",
             _steps_scene(todo, Blink.SLOW),
             buttons,
             side=side,
@@ -169,6 +172,41 @@ def _progress(
             remaining=todo,
         )
     return _finish(ctx, state, verdict, side, buttons)
+
+
+def _lifted(
+    ctx: Context, state: State, verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
+) -> Intent | None:
+    """Objects in the hand: where they may go, or that no move takes them.
+
+    What the move on the way takes off the board (a captured knight) is not
+    asked to go anywhere; where that is all the hand holds, None: the rest of
+    the move says what is next.
+    """
+    game, names = ctx.game, ctx.game.geometry.names
+    reading = state.reading
+    assert reading is not None
+    tracker, expect = ctx.tracker(state), ctx.expect(state)
+    held = {c: tracker.held(c, reading[c]) or expect.stacks[c][-1:] for c in verdict.lifted}
+    going = [
+        cell
+        for cell, stack in held.items()
+        if verdict.lifted[cell]
+        or not any(cell in c.after and stack and stack[-1] not in c.after[cell] for c in verdict.choices)
+    ]
+    if not going:
+        return None
+    origins = tuple(names[c] for c in verdict.lifted)
+    targets = frozenset(names[t] for ts in verdict.lifted.values() for t in ts)
+    # The origin is lit only when no legal move takes the piece: then putting it back is what is asked.
+    scene: Scene = {cell: Light(Meaning.PUT) for cell in targets or (names[c] for c in going)}
+    what = game.table.named(held[going[0]], definite=True) if len(going) == 1 else "the pieces you hold"
+    place, where = game.table.cell.one, words.cell_list(names[c] for c in going)
+    if targets:
+        sentence = f"Put {what} from {where} on a green {place}."
+    else:
+        sentence = f"No legal move takes {what} from {where}: put it back."
+    return Lifted(words.capital(sentence), scene, buttons, side=side, origins=origins, targets=targets)
 
 
 def _finish(
@@ -210,8 +248,10 @@ def _finish(
     if putting:
         put = _alike(table, [s.things for s in putting], definite=False)
         clauses.append(f"put {put} on a green {place}")
-    said = " or ".join(clauses) or "finish the move"
-    return TurnUnderWay(f"Finish your turn: {said}.", scene, buttons, side=side)
+    # Nothing to light (every move on the way reads as made but for an object to come off): no instruction
+    # would be true of all of them.
+    said = f": {words.either(clauses)}" if clauses else ", or put back what you changed"
+    return TurnUnderWay(f"Finish your turn{said}.", scene, buttons, side=side)
 
 
 def _alike(table: Table, stacks: Sequence[tuple[Thing, ...]], definite: bool = True) -> str:
@@ -223,7 +263,7 @@ def _alike(table: Table, stacks: Sequence[tuple[Thing, ...]], definite: bool = T
         return f"one of the{colour} {noun}"
     if len(stacks) == 1:
         return table.named(stacks[0], definite=definite)
-    return " or ".join(table.named((t,), definite=False) for t in tops) or "a piece"
+    return words.either([table.named((t,), definite=False) for t in tops]) or "a piece"
 
 
 def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
@@ -247,7 +287,7 @@ def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
         )
     else:
         sentence = (
-            f"Which move did you make? The sensors cannot tell {' or '.join(labels)} apart. "
+            f"Which move did you make? The sensors cannot tell {words.either(labels)} apart. "
             f"Tap a blue {place.one} that only your move changed (lift what is on it and put it back, or "
             f"touch it), or press Confirm for {choice.label} (shown)."
         )
@@ -276,9 +316,9 @@ def _restore(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
     tracker = ctx.tracker(state)
     expect = ctx.expect(state)
     reading = state.reading if state.reading is not None else expect.reading
-    left = _named(game.geometry.names, tracker.restore(away.objects, reading, state.evidence, state.now))
+    left = _named(game, tracker.restore(away.objects, reading, state.evidence, state.now))
     said = words.steps_words(game, left[:SAID_STEPS]) + _more(left)
-    sentence = f"{RESTORE_WORDS[away.reason]}: {said}" if left else f"{RESTORE_WORDS[away.reason]}: done."
+    sentence = f"{RESTORE_WORDS[away.reason]}. {said}" if left else f"{RESTORE_WORDS[away.reason]}: done."
     return Restore(
         sentence,
         _steps_scene(left, Blink.SLOW),
@@ -300,7 +340,7 @@ def _mistake(ctx: Context, opening: str, steps: Sequence[Step], buttons: frozens
             scene.setdefault(cell, Light(Meaning.WRONG, Blink.STEADY, dim=True))
     said = words.steps_words(ctx.game, [first])
     if later:
-        said = f"First {said[0].lower()}{said[1:]}"
+        said = f"First, {words.clause(said)}"
     sentence = f"{opening} {said}" + _more(later, "to fix")
     return Mistake(sentence, scene, buttons, step=first, later=later)
 
@@ -329,8 +369,14 @@ def _steps_scene(steps: Sequence[Step], blink: Blink, dim: bool = False) -> Scen
     return scene
 
 
-def _named(names: Sequence[str], steps: Iterable[plan.Step[int]]) -> tuple[Step, ...]:
-    """Tracker steps (cell indices) as the intent's steps (cell names)."""
+def _named(game: Game[Any, Any], steps: Iterable[plan.Step[int]]) -> tuple[Step, ...]:
+    """Tracker steps (cell indices) as the intent's steps (cell names), in the order a turn is made: what
+    others stand on (a Space Tiles tile) is put down first, once what must come off is off."""
+    names, ground = game.geometry.names, game.table.ground
+    steps = list(steps)
+    clearing = next((i for i, s in enumerate(steps) if s.do is not Do.REMOVE), len(steps))
+    first = [s for s in steps[clearing:] if s.do is Do.PUT and s.things and s.things[-1].kind in ground]
+    steps = steps[:clearing] + first + [s for s in steps[clearing:] if s not in first]
     return tuple(
         Step(
             s.do,

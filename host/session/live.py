@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable
 
 from host.drivers.interfaces import Buttons
-from host.link.device_link import DeviceLink, LinkError, LinkStatus
+from host.link.device_link import DeviceLink
 from host.link.snapshot import Snapshot
+from host.link.status import LinkError, LinkStatus
 from host.session.board_play import BoardPlay
 
 TICK_S = 0.02

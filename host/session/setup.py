@@ -19,7 +19,8 @@ from engines.game import Game
 from host.hardware.loading import load_board
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import LED_PICO, BoardSpec
-from host.link.device_link import DeviceLink, Expectation
+from host.link.device_link import DeviceLink
+from host.link.expectation import Expectation
 from host.session.ai_worker import Opponent
 from host.session.board_play import BoardPlay
 from host.session.live import LiveLoop

@@ -38,6 +38,18 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def clause(text: str) -> str:
+    """A sentence as it goes on after a colon or a word before it: 'put the board right: move ...'."""
+    return text[:1].lower() + text[1:]
+
+
+def either(phrases: Sequence[str]) -> str:
+    """'a Black stone', 'a Black stone or a White stone', 'a Black queen, a Black stone or a White stone'."""
+    if len(phrases) <= 1:
+        return "".join(phrases)
+    return ", ".join(phrases[:-1]) + " or " + phrases[-1]
+
+
 def step_words(game: Game[Any, Any], step: Step) -> str:
     """One instruction as a clause: 'move the Black queen from b6 to a4'."""
     table = game.table
@@ -63,7 +75,7 @@ def steps_words(game: Game[Any, Any], steps: Sequence[Step]) -> str:
     clauses = [step_words(game, step) for step in steps if step.do is not Do.TURN]
     turns = [s for s in steps if s.do is Do.TURN]
     if len(turns) == 1:
-        clauses.append(step_words(game, turns[0]) + f" ({light(Meaning.TURN)})")
+        clauses.append(step_words(game, turns[0]) + f" ({light(Meaning.TURN)} light)")
     elif turns:
         thing = turns[0].thing
         noun = game.table.kind(thing.kind).noun.many if thing is not None else "pieces"

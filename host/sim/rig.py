@@ -25,7 +25,9 @@ from host.drivers.link_strip import LinkStrip
 from host.hardware.calibration import Calibration, from_frames
 from host.hardware.firmware_config import firmware_config
 from host.hardware.spec import LED_PICO, BoardSpec
-from host.link.device_link import SILENCE_TIMEOUT_S, DeviceLink, LinkError
+from host.link.device_link import DeviceLink
+from host.link.protocol import SILENCE_TIMEOUT_S
+from host.link.status import LinkError
 from host.sim.emulated_pico import EmulatedPico
 from host.sim.firmware_process import FirmwareProcess
 from host.sim.virtual_board import SensorPhysics, VirtualBoard

@@ -6,22 +6,28 @@ previous positions (a take-back) and the start position (a new game set up on
 the board) - and, while the AI's move waits to be carried out, that move and
 every reply to it.  Working out what each of those would look like to the
 sensors costs far too much on a Raspberry Pi for a position with 2,000 moves, so
-nothing is worked out in advance but an index from each cell to the moves that
-change it (which the game answers from the move alone).  A reading then selects
-the few candidates that change the cells where it differs from the committed
-position, and only those are worked out - once, and kept until the next commit.
+nothing is worked out in advance but the cells each move changes (which the game
+answers from the move alone).  A reading then selects the few candidates that
+change the cells where it differs from the committed position, and only those
+are worked out - once, and kept until the next commit.  A reading that differs
+at one cell only (a piece lifted) may concern 800 moves: those are sorted once,
+by what they leave on the cell and where they carry its piece, so that the
+lights of every later lift there cost what they light.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
-from typing import Any, Generic, TypeVar
+from itertools import repeat
+from typing import Any, Generic, TypeVar, overload
+from weakref import ReferenceType, ref
 
 from engines.game import Game
 from engines.physical import Thing
-from host.tracking.plan import Step, plan
+from host.tracking.plan import Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)  # one cell's reading
 Stack = tuple[Thing, ...]
@@ -47,7 +53,19 @@ class Candidate(Generic[R]):
     the objects is worked out when first asked for.
     """
 
-    __slots__ = ("_changed", "_must_touch", "_reading", "_steps", "after", "back", "moves", "route", "source")
+    __slots__ = (
+        "_changed",
+        "_committed",
+        "_must_touch",
+        "_puts",
+        "_reading",
+        "_source",
+        "_steps",
+        "after",
+        "back",
+        "moves",
+        "route",
+    )
 
     def __init__(
         self,
@@ -55,20 +73,33 @@ class Candidate(Generic[R]):
         moves: tuple[Any, ...],
         back: int,
         after: Mapping[int, Stack],
-        source: Expectations[R],
+        committed: Committed[R],
+        source: ReferenceType[Expectations[R]],
     ) -> None:
         self.route = route
         self.moves = moves
         self.back = back
         self.after = after
-        self.source = source
+        self._committed = committed
+        self._source = source
         self._changed: frozenset[int] | None = None
         self._reading: dict[int, R] | None = None
         self._must_touch: frozenset[int] | None = None
+        self._puts: tuple[int, ...] | None = None
         self._steps: tuple[Step[int], ...] | None = None
 
     def __repr__(self) -> str:
         return f"Candidate({self.label!r})"
+
+    @property
+    def source(self) -> Expectations[R] | None:
+        """The expectations this candidate is one of, while they are kept (None once they are dropped).
+
+        Expectations hold their candidates, so a candidate refers to them only weakly and works out its
+        details from the committed position alone: a position's candidates are freed with its
+        expectations, and no reference cycle is left for the garbage collector to find after a commit.
+        """
+        return self._source()
 
     @property
     def changed(self) -> frozenset[int]:
@@ -79,27 +110,36 @@ class Candidate(Generic[R]):
     @property
     def reading(self) -> Mapping[int, R]:
         if self._reading is None:
-            reading_of = self.source.reading_of_stack
+            reading_of = self._committed.reading_of_stack
             self._reading = {i: reading_of(stack) for i, stack in self.after.items()}
         return self._reading
 
     @property
     def must_touch(self) -> frozenset[int]:
         if self._must_touch is None:
-            committed, empty = self.source.reading, self.source.empty
+            committed, empty = self._committed.reading, self._committed.empty
             self._must_touch = frozenset(i for i, r in self.reading.items() if r == committed[i] != empty)
         return self._must_touch
 
     @property
+    def puts(self) -> tuple[int, ...]:
+        """The cells this candidate puts an object on that was not there (a turned-over top is no put)."""
+        if self._puts is None:
+            puts = self._committed.puts
+            before = self._committed.stacks
+            self._puts = tuple(i for i, stack in self.after.items() if puts(before[i], stack))
+        return self._puts
+
+    @property
     def label(self) -> str:
         """The moves as text, or the take-back: for messages and logs."""
-        return self.source.label(self)
+        return self._committed.label(self)
 
     @property
     def steps(self) -> tuple[Step[int], ...]:
         """What hands do to make this candidate from the committed position, object by object."""
         if self._steps is None:
-            self._steps = self.source.plan(self.after)
+            self._steps = self._committed.plan(self.after)
         return self._steps
 
     def shows(self, reading: Sequence[R], differing: Iterable[int]) -> bool:
@@ -110,8 +150,115 @@ class Candidate(Generic[R]):
             return False
         if self._reading is not None:
             return all(reading[i] == r for i, r in self._reading.items())
-        reading_of = self.source.reading_of_stack
+        reading_of = self._committed.reading_of_stack
         return all(reading[i] == reading_of(stack) for i, stack in after.items())
+
+
+class Lines(Sequence[Candidate[R]]):
+    """Candidates by line number, each made when first looked at: the moves of a lifted Desdemona queen
+    number 800 or more, and while it is in the hand they are counted, not looked at."""
+
+    def __init__(self, source: Expectations[R], numbers: Sequence[int]) -> None:
+        self.source = source
+        self.numbers = numbers
+
+    def __len__(self) -> int:
+        return len(self.numbers)
+
+    @overload
+    def __getitem__(self, index: int) -> Candidate[R]: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Candidate[R]]: ...
+
+    def __getitem__(self, index: int | slice) -> Candidate[R] | Sequence[Candidate[R]]:
+        if isinstance(index, slice):
+            return self.source.lines(self.numbers[index])
+        return self.source.lines((self.numbers[index],))[0]
+
+    def __iter__(self) -> Iterator[Candidate[R]]:
+        return iter(self.source.lines(self.numbers))
+
+
+PENDING = -1  # the line number of the AI's waiting move itself
+
+
+@dataclass(frozen=True)
+class CellMoves(Generic[R]):
+    """The move candidates that change one cell, by line number, sorted by what they do: worked out the
+    first time a reading differs at that cell alone (a piece lifted, a first stone put down), and kept
+    until the next commit, so that each such reading costs what it lights rather than what the position's
+    moves number.  Candidates are made only for the lines asked for (``Expectations.lines``).
+
+    ``every`` change the cell; ``by_reading`` are those by the reading they leave on it; ``alone`` those
+    whose reading differs from the committed one at this cell only (the only ones a reading differing
+    here alone can show); ``landings`` where each carries the cell's top object to (a landing index).
+    """
+
+    every: tuple[int, ...]
+    by_reading: Mapping[R, tuple[int, ...]]
+    alone: tuple[int, ...]
+    landings: Mapping[int, tuple[int, ...]]
+
+
+class Committed(Generic[R]):
+    """The committed position as the sensors see it: each cell's objects and reading, and what follows
+    from them about any candidate (its readings, its steps, its text).  It holds no candidate, so the
+    candidates can hold it."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any],
+        reading_of: Callable[[Stack], R],
+        empty: R,
+        position: Any,
+        reversible: frozenset[str],
+    ) -> None:
+        self.game = game
+        self.reading_of = reading_of
+        self.empty = empty
+        self.position = position
+        self.reversible = reversible
+        names = game.geometry.names
+        cells = game.cells(position)
+        self.stacks: tuple[Stack, ...] = tuple(tuple(cells[name]) for name in names)
+        self.reading: tuple[R, ...] = tuple(reading_of(s) for s in self.stacks)
+        self._known: dict[int, tuple[Stack, R]] = {}
+
+    def reading_of_stack(self, stack: Stack) -> R:
+        """The reading of a cell's objects (games reuse a few stack values: remembered by identity)."""
+        known = self._known.get(id(stack))
+        if known is not None and known[0] is stack:
+            return known[1]
+        value = self.reading_of(stack)
+        self._known[id(stack)] = (stack, value)
+        return value
+
+    def turned(self, old: Stack, new: Stack) -> bool:
+        """Whether ``new`` is ``old`` with its top object turned over (a reversible stone or piece)."""
+        return (
+            len(old) == len(new) > 0
+            and old[:-1] == new[:-1]
+            and old[-1].kind == new[-1].kind
+            and old[-1].colour != new[-1].colour
+            and old[-1].kind in self.reversible
+        )
+
+    def puts(self, old: Stack, new: Stack) -> bool:
+        """Whether ``new`` holds an object ``old`` lacks, other than its top object turned over."""
+        return bool(minus(new, old)) and not self.turned(old, new)
+
+    def plan(self, after: Mapping[int, Stack]) -> tuple[Step[int], ...]:
+        """The object steps from the committed position to ``after`` (changed cells only)."""
+        before = {i: self.stacks[i] for i in after}
+        return plan(before, after, self.reversible, self.game.geometry.distance)
+
+    def label(self, candidate: Candidate[R]) -> str:
+        if candidate.route is Route.TAKE_BACK:
+            return f"take back {candidate.back}"
+        if candidate.route is Route.NEW_GAME:
+            return "new game"
+        return " ".join(self.game.line_texts(self.position, candidate.moves))
 
 
 class Expectations(Generic[R]):
@@ -135,88 +282,193 @@ class Expectations(Generic[R]):
         self.pending = pending
         self.takebacks = takebacks
         self.reversible = reversible
-        names = game.geometry.names
-        cells = game.cells(self.position)
-        self.stacks: tuple[Stack, ...] = tuple(tuple(cells[name]) for name in names)
-        self.reading: tuple[R, ...] = tuple(reading_of(s) for s in self.stacks)
+        self.committed = committed = Committed(game, reading_of, empty, self.position, reversible)
+        self.stacks = committed.stacks
+        self.reading = committed.reading
+        self.reading_of_stack = committed.reading_of_stack
+        self.turned = committed.turned
+        self.puts = committed.puts
+        self.plan = committed.plan
         self._made: dict[int, Candidate[R]] = {}
-        self._known: dict[int, tuple[Stack, R]] = {}
         self._covering: dict[frozenset[int], list[Candidate[R]]] = {}
+        self._lists: dict[int, list[int]] = {}
+        self._cells: dict[int, CellMoves[R]] = {}
         self._pending: Candidate[R] | None = None
+        self._ref = ref(self)
 
     # --- the moves, indexed by the cells they change ----------------------------------------
+    @cached_property
+    def legal(self) -> list[Any]:
+        """The legal moves of the committed position, listed once."""
+        return self.game.legal_moves(self.position)
+
     @cached_property
     def _after_pending(self) -> Any:
         return self.game.play(self.position, self.pending)
 
     @cached_property
-    def _lines(self) -> list[tuple[Any, ...]]:
-        """Every line of moves a candidate may be: the legal moves, or the AI's move and each reply."""
+    def _last(self) -> list[Any]:
+        """The last move of every line a candidate may be: each legal move, or each reply to the AI's move
+        (a line is that reply after the AI's move)."""
         if self.pending is None:
-            return [(move,) for move in self.game.legal_moves(self.position)]
+            return self.legal
         after = self._after_pending
-        return [
-            (self.pending, reply)
-            for reply in self.game.legal_moves(after)
-            if self.game.changed_cells(after, reply)
-        ]
+        return [reply for reply in self.game.legal_moves(after) if self.game.changed_cells(after, reply)]
 
     @cached_property
-    def index(self) -> dict[int, list[int]]:
-        """For each cell, the lines (by number) whose last move changes it.  Built once per commit."""
-        game = self.game
-        out: dict[int, list[int]] = {}
+    def changed(self) -> list[tuple[int, ...]]:
+        """The cells each line's last move changes, by line number (the game answers from the move alone).
+        Worked out once per commit; a cell's lines are found from it when a reading first needs them."""
         pos = self.position if self.pending is None else self._after_pending
-        for number, line in enumerate(self._lines):
-            for cell in game.changed_cells(pos, line[-1]):
-                out.setdefault(cell, []).append(number)
-        return out
+        return list(map(self.game.changed_cells, repeat(pos), self._last))
+
+    def index(self, cell: int) -> list[int]:
+        """The lines (by number) whose last move changes ``cell``."""
+        known = self._lists.get(cell)
+        if known is None:
+            known = self._lists[cell] = [n for n, cells in enumerate(self.changed) if cell in cells]
+        return known
 
     @property
     def ready(self) -> bool:
-        """Whether the index is built (the session builds it right after the LEDs are updated)."""
-        return "index" in self.__dict__
+        """Whether the moves' changed cells are worked out (the session does it right after the LEDs are
+        updated)."""
+        return "changed" in self.__dict__
 
     def build(self) -> None:
-        """Build the index now (the session does this while the player thinks)."""
-        _ = self.index
+        """Work out the moves' changed cells now (the session does this while the player thinks)."""
+        _ = self.changed
 
     # --- candidates ------------------------------------------------------------------------------
     def covering(self, cells: Iterable[int]) -> list[Candidate[R]]:
         """The move candidates that may change every one of ``cells`` (a superset of those that do).
 
         A reading that differs at cells D can only show, or be on the way to, a
-        move that changes all of D: the index gives the moves that change each
-        cell, and only the moves in all of those lists are worked out.  While the
+        move that changes all of D: the moves that change one cell of D and, by
+        their changed cells, every other, are the only ones worked out.  While the
         AI's move waits, its candidate comes first, and a reply only if it changes
         every cell of D that the AI's move does not.
         """
         key = frozenset(cells)
         known = self._covering.get(key)
         if known is None:
-            known = self._covering[key] = self._cover(key)
+            known = self._covering[key] = self.lines(self._numbers(key))
         return known
 
-    def _cover(self, cells: frozenset[int]) -> list[Candidate[R]]:
+    def _numbers(self, cells: frozenset[int]) -> Sequence[int]:
+        """The lines that may change every one of ``cells``, by number (``covering``)."""
         wanted = set(cells)
-        found: list[Candidate[R]] = []
+        found: list[int] = []
         if self.pending is not None:
-            found.append(self.pending_candidate)
+            found.append(PENDING)
             wanted -= self.pending_candidate.changed
-            if not wanted:
-                return found
-        index = self.index
-        lists = sorted((index.get(cell, ()) for cell in wanted), key=len)
-        if not lists or not lists[0]:
+        if not wanted:
             return found
-        numbers = set(lists[0]).intersection(*lists[1:])
-        found.extend(self._line(n) for n in sorted(numbers))
+        # One cell's lines (one already found if any, the shortest), kept where they change the others.
+        lists = self._lists
+        found_already = [cell for cell in wanted if cell in lists]
+        first = min(found_already, key=lambda c: len(lists[c])) if found_already else min(wanted)
+        numbers = self.index(first)
+        changed = self.changed
+        for cell in wanted - {first}:
+            numbers = [n for n in numbers if cell in changed[n]]
+        if not found:
+            return numbers
+        found.extend(numbers)
         return found
+
+    def lines(self, numbers: Iterable[int]) -> list[Candidate[R]]:
+        """The candidates of these lines, each made once (without a call per candidate: a lifted
+        Desdemona queen may need 800 of them)."""
+        made, last, changes, pos = self._made, self._last, self.game.changes, self.position
+        basis, me = self.committed, self._ref
+        found: list[Candidate[R]] = []
+        for n in numbers:
+            c = made.get(n)
+            if c is None:
+                if self.pending is not None:
+                    c = self._reply(n)
+                else:
+                    move = last[n]
+                    c = made[n] = Candidate(Route.MOVES, (move,), 0, changes(pos, move), basis, me)
+            found.append(c)
+        return found
+
+    def cell_moves(self, cell: int) -> CellMoves[R]:
+        """The lines that change ``cell``, sorted by what they do (worked out once a position)."""
+        known = self._cells.get(cell)
+        if known is None:
+            known = self._cells[cell] = self._sort(cell)
+        return known
+
+    def _afters(self, numbers: Sequence[int]) -> Iterable[tuple[int, Mapping[int, Stack]]]:
+        """Each line's number and the objects it leaves on the cells it changes (from its candidate if
+        made, else from the game, without making one).  One at a time: 800 of them kept at once would
+        only make work for the garbage collector."""
+        if self.pending is not None:
+            return zip(numbers, (c.after for c in self.lines(numbers)), strict=True)
+        made, last, changes, pos = self._made, self._last, self.game.changes, self.position
+        return (
+            (n, known.after if (known := made.get(n)) is not None else changes(pos, last[n])) for n in numbers
+        )
+
+    def _sort(self, cell: int) -> CellMoves[R]:
+        # One pass, kept tight (a lifted Desdemona queen has 800 moves or more); what is worked out about
+        # an object stack is kept by its identity, since games reuse a few stack values.
+        before, committed, reading_of, turned = self.stacks, self.reading, self.reading_of_stack, self.turned
+        stack = before[cell]
+        top = stack[-1] if stack else None
+        every: list[int] = []
+        alone: list[int] = []
+        by_reading: dict[R, list[int]] = {}
+        landings: dict[int, list[int]] = {}
+        # By a stack's identity: the stack, its reading, whether it holds the top object, whether it is
+        # this cell's objects turned over.
+        seen: dict[int, tuple[Stack, R, bool, bool]] = {}
+        for n, after in self._afters(self._numbers(frozenset((cell,)))):
+            mine = after.get(cell)
+            if mine is None:  # the AI's waiting move, which leaves this cell alone
+                continue
+            every.append(n)
+            known = seen.get(id(mine))
+            if known is None or known[0] is not mine:
+                known = seen[id(mine)] = (mine, reading_of(mine), top in mine, turned(stack, mine))
+            group = by_reading.get(known[1])
+            if group is None:
+                by_reading[known[1]] = [n]
+            else:
+                group.append(n)
+            carried = top is not None and not known[3]
+            visible = False
+            for j, there in after.items():
+                if j == cell:
+                    continue
+                known = seen.get(id(there))
+                if known is None or known[0] is not there:
+                    known = seen[id(there)] = (there, reading_of(there), top in there, turned(stack, there))
+                if known[1] != committed[j]:
+                    visible = True
+                if carried and known[2]:
+                    old = before[j]
+                    if not old or (top not in old and not turned(old, there)):
+                        group = landings.get(j)
+                        if group is None:
+                            landings[j] = [n]
+                        else:
+                            group.append(n)
+            if not visible:
+                alone.append(n)
+        return CellMoves(
+            tuple(every),
+            {r: tuple(ns) for r, ns in by_reading.items()},
+            tuple(alone),
+            {j: tuple(ns) for j, ns in landings.items()},
+        )
 
     def every(self) -> list[Candidate[R]]:
         """Every move candidate (the AI's waiting move and each reply to it): costly, for rare questions."""
         found = [self.pending_candidate] if self.pending is not None else []
-        return found + [self._line(n) for n in range(len(self._lines))]
+        return found + self.lines(range(len(self._last)))
 
     @cached_property
     def undoing(self) -> list[Candidate[R]]:
@@ -250,19 +502,23 @@ class Expectations(Generic[R]):
         """The candidates (moves first, then take-backs) whose reading is ``reading``."""
         if not differing:
             return []
-        found = [c for c in self.covering(differing) if c.shows(reading, differing)]
+        if len(differing) == 1:
+            (cell,) = differing
+            value, reading_of = reading[cell], self.reading_of_stack
+            found = [c for c in self.lines(self.cell_moves(cell).alone) if reading_of(c.after[cell]) == value]
+        else:
+            found = [c for c in self.covering(differing) if c.shows(reading, differing)]
         return found + [c for c in self.undoing if c.shows(reading, differing)]
 
-    def _line(self, number: int) -> Candidate[R]:
+    def _reply(self, number: int) -> Candidate[R]:
+        """The candidate of line ``number`` while the AI's move waits: that move, or it and a reply."""
+        if number == PENDING:
+            return self.pending_candidate
         made = self._made.get(number)
         if made is None:
-            line = self._lines[number]
-            if self.pending is None:
-                after = self.game.changes(self.position, line[0])
-                made = self._from_changes(Route.MOVES, line, 0, after)
-            else:
-                made = self._make(Route.MOVES, line, 0, self.game.play(self._after_pending, line[-1]))
-            self._made[number] = made
+            move = self._last[number]
+            after = self.game.play(self._after_pending, move)
+            made = self._made[number] = self._make(Route.MOVES, (self.pending, move), 0, after)
         return made
 
     def _make(self, route: Route, moves: tuple[Any, ...], back: int, pos: Any) -> Candidate[R]:
@@ -272,33 +528,7 @@ class Expectations(Generic[R]):
             for i, (name, old) in enumerate(zip(self.game.geometry.names, self.stacks, strict=True))
             if (stack := tuple(cells[name])) != old
         }
-        return self._from_changes(route, moves, back, after)
-
-    def _from_changes(
-        self, route: Route, moves: tuple[Any, ...], back: int, after: Mapping[int, Stack]
-    ) -> Candidate[R]:
-        return Candidate(route, moves, back, after, self)
-
-    def reading_of_stack(self, stack: Stack) -> R:
-        """The reading of a cell's objects (games reuse a few stack values: remembered by identity)."""
-        known = self._known.get(id(stack))
-        if known is not None and known[0] is stack:
-            return known[1]
-        value = self.reading_of(stack)
-        self._known[id(stack)] = (stack, value)
-        return value
-
-    def plan(self, after: Mapping[int, Stack]) -> tuple[Step[int], ...]:
-        """The object steps from the committed position to ``after`` (changed cells only)."""
-        before = {i: self.stacks[i] for i in after}
-        return plan(before, after, self.reversible, self.game.geometry.distance)
-
-    def label(self, candidate: Candidate[R]) -> str:
-        if candidate.route is Route.TAKE_BACK:
-            return f"take back {candidate.back}"
-        if candidate.route is Route.NEW_GAME:
-            return "new game"
-        return " ".join(self.game.line_texts(self.position, candidate.moves))
+        return Candidate(route, moves, back, after, self.committed, self._ref)
 
     def differing(self, reading: Sequence[R]) -> list[int]:
         """The cells where ``reading`` differs from the committed position's reading."""

@@ -12,7 +12,6 @@ or go to, the box or a player's hand.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from enum import Enum
@@ -65,7 +64,7 @@ def plan(
     arriving: list[tuple[K, Stack]] = []
     turns: list[Step[K]] = []
     for cell, new in after.items():
-        gone, come = _minus(before[cell], new), _minus(new, before[cell])
+        gone, come = minus(before[cell], new), minus(new, before[cell])
         if (
             len(gone) == len(come) == 1
             and gone[0].kind == come[0].kind
@@ -88,20 +87,23 @@ def plan(
             index = sources[0][1]
             source, gone = leaving.pop(index)
             carried.append(Step(Do.MOVE, source, target, gone))
-            rest = _minus(rest, gone)
+            rest = minus(rest, gone)
         if rest:
             puts.append(Step(Do.PUT, None, target, rest))
     removes = [Step(Do.REMOVE, cell, None, gone) for cell, gone in leaving]
     return (*removes, *carried, *puts, *turns)
 
 
-def _minus(stack: Stack, other: Stack) -> Stack:
-    """The objects of ``stack`` that ``other`` does not have (as many of each as are left over), in order."""
-    left = Counter(other)
+def minus(stack: Stack, other: Stack) -> Stack:
+    """The objects of ``stack`` that ``other`` does not have (as many of each as are left over), in order.
+    Stacks hold a few objects: a list is quicker than counting them."""
+    if not other or not stack:
+        return stack
+    left = list(other)
     out = []
     for thing in stack:
-        if left[thing]:
-            left[thing] -= 1
+        if thing in left:
+            left.remove(thing)
         else:
             out.append(thing)
     return tuple(out)
@@ -109,4 +111,4 @@ def _minus(stack: Stack, other: Stack) -> Stack:
 
 def _carries(come: Stack, gone: Stack) -> bool:
     """Whether the objects that left a cell, its top piece among them, are among those that arrived."""
-    return bool(gone) and gone[-1] in come and not _minus(gone, come)
+    return bool(gone) and gone[-1] in come and not minus(gone, come)

@@ -27,12 +27,20 @@ from enum import Enum
 from typing import Generic, TypeVar
 
 from engines.physical import Thing
-from host.tracking.candidates import Candidate, Expectations, Route
-from host.tracking.evidence import Evidence
-from host.tracking.plan import Do, Step, plan
+from host.tracking.candidates import Candidate, Expectations, Lines, Route
+from host.tracking.evidence import MIN_TOUCH_MS, SURE_TOUCH_MS, Evidence
+from host.tracking.plan import Do, Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)
 MANY = 8  # more moves than this on the way: their common steps are not worth working out
+
+
+class Proof(Enum):
+    """How sure the evidence is that hands made a candidate whose reading the board shows."""
+
+    NONE = "none"  # a change the sensors cannot see has no touch (or none in an order the move allows)
+    UNSURE = "unsure"  # only brief touches show it, or a cell the move leaves alone stood changed: ask
+    SURE = "sure"
 
 
 class Seen(Enum):
@@ -68,18 +76,22 @@ class Verdict(Generic[R]):
 class Tracker(Generic[R]):
     """Verdicts for readings against one set of expectations."""
 
-    def __init__(self, expectations: Expectations[R]) -> None:
+    def __init__(self, expectations: Expectations[R], settled_ms: int = 250) -> None:
         self.expect = expectations
         self.geometry = expectations.game.geometry
+        self.settled_ms = settled_ms  # how long a reading stands before the session acts on it
 
     def observe(self, reading: Sequence[R], evidence: Evidence, now: int) -> Verdict[R]:
         differing = self.expect.differing(reading)
         if not differing:
             return Verdict(Seen.IN_SYNC)
-        exact = self.expect.exact(reading, differing)
-        matches = [c for c in exact if self.proven(c, evidence, now)]
-        if matches:
-            return self._choose(matches, evidence, now)
+        exact = [(c, self.proof(c, evidence, now)) for c in self.expect.exact(reading, differing)]
+        sure = [c for c, proof in exact if proof is Proof.SURE]
+        if sure:
+            return self._choose(sure, evidence, now)
+        unsure = [c for c, proof in exact if proof is Proof.UNSURE]
+        if unsure:
+            return self._choose(unsure, evidence, now, sure=False)
         consistent = self._consistent(reading, differing)
         if consistent:
             return self._progress(reading, differing, consistent, evidence, now)
@@ -87,30 +99,64 @@ class Tracker(Generic[R]):
         return Verdict(Seen.MISMATCH, steps=turns or self.guidance(reading))
 
     # --- matches ---------------------------------------------------------------------------
-    def proven(self, c: Candidate[R], evidence: Evidence, now: int) -> bool:
-        """Whether every change the sensors cannot see was touched, in an order the move's steps allow."""
-        if not c.must_touch:
-            return True
-        landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE}
+    def proof(self, c: Candidate[R], evidence: Evidence, now: int) -> Proof:
+        """How sure the evidence is that hands made ``c``, whose reading the board shows.
+
+        Every change the sensors cannot see must have been touched, in an order
+        the move's steps allow (a capture's landing refilled after the capturer
+        was lifted); only touches longer than a knock can read make that sure.
+        A cell the move does not change that stood changed for a settled time,
+        and that held objects, is evidence against it: it reads as before, but
+        what is on it may not be (a queen put back where a stone stood).
+        """
+        sure = True
+        landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE} if c.must_touch else {}
         for cell in c.must_touch:
             source = landings.get(cell)
             if source is None:
-                if not evidence.touched(cell, now):
-                    return False
-                continue
-            lifted = evidence.left(source)
-            if lifted is None or not evidence.refilled_after(cell, lifted, now):
-                return False
-        return True
+                ms = evidence.longest(cell, now)
+            else:
+                lifted = evidence.left(source)
+                ms = 0 if lifted is None else evidence.longest(cell, now, ended_after=lifted)
+            if ms < MIN_TOUCH_MS:
+                return Proof.NONE
+            sure = sure and ms >= SURE_TOUCH_MS
+        committed, empty = self.expect.reading, self.expect.empty
+        if sure and any(
+            cell not in c.after and committed[cell] != empty and evidence.stood(cell, self.settled_ms)
+            for cell in evidence.touches
+        ):
+            sure = False
+        return Proof.SURE if sure else Proof.UNSURE
 
-    def _choose(self, matches: list[Candidate[R]], evidence: Evidence, now: int) -> Verdict[R]:
+    def _choose(
+        self, matches: list[Candidate[R]], evidence: Evidence, now: int, sure: bool = True
+    ) -> Verdict[R]:
+        """The match that explains most of the touched cells; a tie is asked about.  One that is not
+        ``sure``, or that a longer turn could grow into, waits for Confirm."""
         touched = evidence.cells(now)
         best = max(len(c.changed & touched) for c in matches)
         top = [c for c in matches if len(c.changed & touched) == best]
         if len(top) > 1:
-            return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
+            # Moves that read alike may differ in when their pieces could land: a queen cannot have
+            # landed on a cell that read so since before it left (a stone shot first).  That only ever
+            # picks among moves the board shows, never rules out the last one.
+            timely = [c for c in top if not self._landed_before_it_left(c, evidence)]
+            if len(timely) != 1:
+                return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
+            top = timely
         only = top[0]
-        return Verdict(Seen.CONFIRM if self.growable(only) else Seen.MATCH, match=only)
+        return Verdict(Seen.CONFIRM if not sure or self.growable(only) else Seen.MATCH, match=only)
+
+    def _landed_before_it_left(self, c: Candidate[R], evidence: Evidence) -> bool:
+        """Whether a piece ``c`` carries reads on its landing since clearly before it first left its cell
+        (by more than a touch, so that two changes in one scan or a bouncing switch never count)."""
+        for step in c.steps:
+            if step.do is Do.MOVE and step.source is not None and step.target is not None:
+                left, arrived = evidence.first_left(step.source), evidence.since.get(step.target)
+                if left is not None and arrived is not None and arrived < left - MIN_TOUCH_MS:
+                    return True
+        return False
 
     def growable(self, candidate: Candidate[R]) -> bool:
         """Whether a longer legal turn could still grow out of this one by more hand steps.
@@ -136,10 +182,16 @@ class Tracker(Generic[R]):
         return step.do, step.source, step.target, self.expect.reading_of(step.things)
 
     # --- progress --------------------------------------------------------------------------
-    def _consistent(self, reading: Sequence[R], differing: list[int]) -> list[Candidate[R]]:
+    def _consistent(self, reading: Sequence[R], differing: list[int]) -> Sequence[Candidate[R]]:
         """Legal moves that every differing cell is on the way to: changed there, done or lifted."""
-        reading_of = self.expect.reading_of_stack
         lifted = {i: self._lifted_from(i, reading[i]) is not None for i in differing}
+        if len(differing) == 1:  # the commonest reading (a piece lifted, a first object put): sorted once
+            (cell,) = differing
+            moves = self.expect.cell_moves(cell)
+            return Lines(
+                self.expect, moves.every if lifted[cell] else moves.by_reading.get(reading[cell], ())
+            )
+        reading_of = self.expect.reading_of_stack
         out = []
         for c in self.expect.covering(differing):
             after = c.after
@@ -162,35 +214,31 @@ class Tracker(Generic[R]):
         self,
         reading: Sequence[R],
         differing: list[int],
-        consistent: list[Candidate[R]],
+        consistent: Sequence[Candidate[R]],
         evidence: Evidence,
         now: int,
     ) -> Verdict[R]:
         expect = self.expect
+        reading_of, committed = expect.reading_of_stack, expect.reading
         lifted: dict[int, frozenset[int]] = {}
         for cell in differing:
-            held = self._lifted_from(cell, reading[cell])
-            if not held:
+            if not self._lifted_from(cell, reading[cell]):
                 continue
-            top = held[-1]
-            landings = [(c, j) for c in consistent if cell in c.after for j in self._landings(c, cell, top)]
-            reading_of, committed = expect.reading_of_stack, expect.reading
+            landings = self._landings(cell, differing, consistent)
             # Put down already where a legal move takes it, as far as the sensors can see (a knight on a
             # knight reads the same before and after: it is still in the hand until that changes).
-            if any(reading[j] == reading_of(c.after[j]) != committed[j] for c, j in landings):
+            if any(
+                reading[j] == reading_of(c.after[j]) != committed[j]
+                for j in differing
+                for c in landings.get(j, ())
+            ):
                 continue
-            lifted[cell] = frozenset(j for _, j in landings)
-        done = set(differing)
+            if landings:  # else no legal move carries it: it is taken off (captured) or turned over
+                lifted[cell] = frozenset(landings)
         following: frozenset[int] = frozenset()
         if not lifted:  # where a piece may go next, when none is in a hand
             following = frozenset(
-                j
-                for c in consistent
-                for j, r in c.reading.items()
-                if j not in done
-                and r != expect.reading[j]
-                and r != expect.empty
-                and not self._is_turn(expect.stacks[j], c.after[j])
+                j for c in consistent for j in c.puts if not self._shown(c, j, reading, evidence, now)
             )
         todo: tuple[Step[int], ...] = ()
         if len(consistent) == 1:
@@ -199,31 +247,34 @@ class Tracker(Generic[R]):
             # Nothing to put anywhere: what every one of the moves still needs (a piece to take off).
             lefts = [self.remaining(c, reading, evidence, now) for c in consistent]
             todo = tuple(step for step in lefts[0] if all(step in left for left in lefts[1:]))
-        return Verdict(Seen.PROGRESS, choices=tuple(consistent), lifted=lifted, next=following, todo=todo)
+        choices = () if lifted else tuple(consistent)  # while a piece is in the hand, its targets say it
+        return Verdict(Seen.PROGRESS, choices=choices, lifted=lifted, next=following, todo=todo)
 
-    def _landings(self, c: Candidate[R], origin: int, top: Thing) -> list[int]:
-        """Where candidate ``c`` puts ``top``, lifted from ``origin``: not where it turns a piece over, and
-        nowhere if it only turns the piece on ``origin`` (a jump over it lands another piece like it)."""
-        before = self.expect.stacks
-        if self._is_turn(before[origin], c.after[origin]):
-            return []
-        out = []
-        for j, stack in c.after.items():
-            if j == origin or top not in stack or top in before[j]:
+    def _landings(
+        self, origin: int, differing: list[int], consistent: Sequence[Candidate[R]]
+    ) -> Mapping[int, Sequence[Candidate[R]]]:
+        """Where the consistent candidates put the top object lifted from ``origin``: not where they turn a
+        piece over, and nowhere if they only turn the piece on ``origin`` (a jump over it lands another
+        piece like it).  With ``origin`` the only cell off the committed reading, every candidate that
+        changes it is consistent, and the landing index sorted once for the cell answers."""
+        expect = self.expect
+        if len(differing) == 1:
+            return {j: Lines(expect, ns) for j, ns in expect.cell_moves(origin).landings.items()}
+        before, turned = expect.stacks, expect.turned
+        top = before[origin][-1]
+        out: dict[int, list[Candidate[R]]] = {}
+        for c in consistent:
+            after = c.after
+            if turned(before[origin], after[origin]):
                 continue
-            if not self._is_turn(before[j], stack):
-                out.append(j)
+            for j, stack in after.items():
+                if j != origin and top in stack and top not in before[j] and not turned(before[j], stack):
+                    out.setdefault(j, []).append(c)
         return out
 
-    def _is_turn(self, old: tuple[Thing, ...], new: tuple[Thing, ...]) -> bool:
-        """Whether ``new`` is ``old`` with its top object turned over."""
-        return (
-            len(old) == len(new) > 0
-            and old[:-1] == new[:-1]
-            and old[-1].kind == new[-1].kind
-            and old[-1].colour != new[-1].colour
-            and old[-1].kind in self.expect.reversible
-        )
+    def _shown(self, c: Candidate[R], cell: int, reading: Sequence[R], evidence: Evidence, now: int) -> bool:
+        """Whether ``cell`` shows what candidate ``c`` leaves there (see ``shown``)."""
+        return shown(reading, cell, c.reading[cell], self.expect.reading[cell], evidence, now)
 
     def remaining(
         self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
@@ -253,7 +304,10 @@ class Tracker(Generic[R]):
         target = {i: expect.stacks[i] for i in away}
         start = {i: expect.reading_of(stack) for i, stack in away.items()}
         steps = plan(away, target, expect.reversible, self.geometry.distance)
-        left = self._left(steps, committed, start, away, reading, evidence, now)
+        left = _emptied_first(self._left(steps, committed, start, away, reading, evidence, now))
+        # What the sensors never feel (a tile without a magnet) is asked for, but holds nothing up.
+        if all(committed[c] == start[c] == expect.empty for step in left for c in step.cells):
+            left = ()
         others = [i for i in expect.differing(reading) if i not in away]
         return left + self.guidance(reading, others) if others else left
 
@@ -269,13 +323,12 @@ class Tracker(Generic[R]):
     ) -> tuple[Step[int], ...]:
         """The steps (or what is left of each) not yet done: a cell is done when it reads as wanted and,
         where that reading is no change, a hand touched it.  ``objects`` are what stood on each cell at
-        the start, so a carried object counts as gone from its cell once the cell reads without it."""
+        the start, so a carried or removed object counts as gone from its cell once the cell reads
+        without it."""
         reading_of = self.expect.reading_of
 
         def done(cell: int) -> bool:
-            return reading[cell] == wanted[cell] and (
-                wanted[cell] != start[cell] or evidence.touched(cell, now)
-            )
+            return shown(reading, cell, wanted[cell], start[cell], evidence, now)
 
         out: list[Step[int]] = []
         for step in steps:
@@ -293,9 +346,10 @@ class Tracker(Generic[R]):
                     out.append(step)
             elif step.do is Do.REMOVE and step.source is not None:
                 # Taken off once the cell reads without it (a captured knight off its rings), even where the
-                # move ends with the cell reading as it did (the capturer lands there next).
-                rest = _without(objects[step.source], step.things)
-                if not (done(step.source) or reading[step.source] == reading_of(rest)):
+                # move ends with the cell reading as it did (the capturer lands there next), if the sensors
+                # can tell it apart at all (a tile taken off a reed board reads as before).
+                rest = reading_of(minus(objects[step.source], step.things))
+                if not (done(step.source) or reading[step.source] == rest != start[step.source]):
                     out.append(step)
             elif not all(done(cell) for cell in step.cells):
                 out.append(step)
@@ -360,12 +414,23 @@ class Tracker(Generic[R]):
         extra: list[int] = []
         turns: list[Step[int]] = []
         swaps: list[int] = []
+        rest = []
         for cell in differing:
             held = self._missing(stacks[cell], reading[cell])
             if held:
                 missing[cell] = held
-            elif self._flipped(stacks[cell], reading[cell]) is not None:
+            else:
+                rest.append(cell)
+
+        def went_to(cell: int, things: tuple[Thing, ...]) -> bool:
+            """Whether ``cell`` reads as its own objects with ``things`` put on top."""
+            return reading[cell] == reading_of((*stacks[cell], *things))
+
+        for cell in rest:
+            if self._flipped(stacks[cell], reading[cell]) is not None:
                 turns.append(Step(Do.TURN, cell, cell, (stacks[cell][-1],)))
+            elif any(went_to(cell, things) for things in missing.values()):
+                extra.append(cell)  # what is missing elsewhere was put on its objects (a piece on a tile)
             elif stacks[cell] and expected[cell] != expect.empty:
                 swaps.append(cell)
             else:
@@ -377,7 +442,7 @@ class Tracker(Generic[R]):
         distance = self.geometry.distance
         for cell in sorted(missing, key=lambda m: min((distance(m, x) for x in extra), default=0)):
             things = missing[cell]
-            sources = [x for x in extra if reading[x] == reading_of(things)]
+            sources = [x for x in extra if went_to(x, things)]
             if sources:
                 source = min(sources, key=lambda x: distance(x, cell))
                 extra.remove(source)
@@ -423,7 +488,7 @@ class Tracker(Generic[R]):
                     break
                 turns.append(Step(Do.TURN, cell, cell, (top,)))
             else:
-                if turns and self.proven(c, evidence, now):
+                if turns and self.proof(c, evidence, now) is not Proof.NONE:
                     near.setdefault(self._landed_at(c, evidence), []).append(tuple(turns))
         first = near[min(near)] if near else []
         return first[0] if len(first) == 1 else ()
@@ -449,10 +514,16 @@ class Tracker(Generic[R]):
         return flipped if self.expect.reading_of((*stack[:-1], flipped)) == value else None
 
 
-def _without(stack: tuple[Thing, ...], things: tuple[Thing, ...]) -> tuple[Thing, ...]:
-    """``stack`` less one of each of ``things``."""
-    rest = list(stack)
-    for thing in things:
-        if thing in rest:
-            rest.remove(thing)
-    return tuple(rest)
+def shown(reading: Sequence[R], cell: int, wanted: R, start: R, evidence: Evidence, now: int) -> bool:
+    """Whether ``cell`` is done: it reads as ``wanted`` and, where that reading is no change from
+    ``start``, a hand touched it (the sensors cannot tell it was changed otherwise)."""
+    return reading[cell] == wanted and (wanted != start or evidence.touched(cell, now))
+
+
+def _emptied_first(steps: tuple[Step[int], ...]) -> tuple[Step[int], ...]:
+    """The steps but those that put something on a cell that still holds objects to leave it: those
+    come once it is emptied, so no green light asks for a cell that is not free yet.  All of them if that
+    leaves none (objects that must trade places)."""
+    emptying = {s.source for s in steps if s.do in (Do.MOVE, Do.REMOVE)}
+    ready = tuple(s for s in steps if not (s.do in (Do.MOVE, Do.PUT) and s.target in emptying))
+    return ready or steps

@@ -10,7 +10,7 @@ from typing import TextIO
 
 import segno
 
-from host.link.device_link import LinkStatus
+from host.link.status import LinkStatus
 from host.session.setup import Table
 from host.store.recorder import GameRecorder
 from host.web.past_games import PastGames

@@ -90,7 +90,10 @@ class TablePage:
                 stacks = self.table.rig.virtual.cells()
             held: list[Thing] = list(self.hands.held)
             wanted = self.table.game.cells(target) if target is not None else None
-            can_set_up = wanted is not None and (bool(held) or dict(stacks) != dict(wanted))
+            same = self.table.game.table.same_stack
+            can_set_up = wanted is not None and (
+                bool(held) or any(not same(stacks[cell], wanted[cell]) for cell in wanted)
+            )
             unseen = self._unseen(view, stacks)
             places = self._placements(view, held)
             return picture(

@@ -314,10 +314,10 @@ def ai_json(view: SessionView) -> dict[str, Any]:
 
 
 def unseen_words(view: SessionView, believed: Sequence[Thing]) -> str:
-    """What the game believes stands on a cell whose difference the sensors cannot see."""
+    """What the game believes stands on a cell whose difference the sensors cannot see, bottom first."""
     if not believed:
         return "the game believes this cell is empty (the sensors cannot see what is on it)"
-    names = " under ".join(view.game.table.named((t,), definite=False) for t in reversed(believed))
+    names = " under ".join(view.game.table.named((t,), definite=False) for t in believed)
     return f"the game believes this cell holds {names} (the sensors cannot see the difference)"
 
 
@@ -395,13 +395,12 @@ def past_game_json(game: Game[Any, Any], stored: StoredGame, moves: int, live: i
 
 
 def state_words(game: Game[Any, Any], stored: StoredGame, live: int | None) -> str:
-    """How a stored game stands: being played, unfinished, abandoned, or who won and the score."""
-    if stored.id == live:
-        return "being played now"
+    """How a stored game stands: being played, unfinished, abandoned, or who won and the score (the live
+    game's too, once it is over)."""
     if stored.status is Status.ABANDONED:
         return "abandoned"
     if stored.outcome is None:
-        return "unfinished"
+        return "being played now" if stored.id == live else "unfinished"
     winner = stored.outcome.winner
     said = "a draw" if winner is None else f"{side_name(game, winner)} won"
     score = stored.outcome.score

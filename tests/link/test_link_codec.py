@@ -91,6 +91,35 @@ def test_an_endless_frame_is_reported_once_and_skipped() -> None:
     assert splitter.feed(b"\x05\x00") == [b"\x05"]
 
 
+def test_the_longest_frame_is_a_frame_and_one_byte_more_is_not() -> None:
+    longest = 2048  # docs/protocol.md: "The host accepts encoded frames of up to 2048 bytes"
+    splitter = FrameSplitter()
+    assert splitter.feed(b"\x01" * longest + b"\x00") == [b"\x01" * longest]
+    assert splitter.feed(b"\x01" * longest) == []
+    assert splitter.feed(b"\x01") == [None]  # too long, across reads: reported when it becomes so
+
+
+def test_a_frame_is_a_value() -> None:
+    frame = decode_frame(encode_frame(Frame(1, 2, 3, b"\x04"))[1:-1])
+    assert {frame: "seen"}[Frame(1, 2, 3, b"\x04")] == "seen"
+    with pytest.raises(AttributeError):
+        frame.seq = 4  # type: ignore[misc]
+
+
+def test_empty_chunks_between_delimiters_are_nothing() -> None:
+    assert FrameSplitter().feed(b"\x00\x00\x00") == []
+
+
+def test_a_reset_splitter_forgets_the_chunk_it_held_and_an_overflow() -> None:
+    splitter = FrameSplitter()
+    splitter.feed(b"\x05")
+    splitter.reset()
+    assert splitter.feed(b"\x06\x00") == [b"\x06"]
+    assert splitter.feed(b"\x01" * (MAX_FRAME + 1)) == [None]
+    splitter.reset()
+    assert splitter.feed(b"\x07\x00") == [b"\x07"]  # the rest of the overflowed chunk would have been skipped
+
+
 @given(st.integers(1, 2), st.data())
 def test_cells_round_trip(bits: int, data: st.DataObject) -> None:
     values = data.draw(st.lists(st.integers(0, (1 << bits) - 1), max_size=256))

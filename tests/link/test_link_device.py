@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from host.link import DeviceLink, EventKind, Expectation, LinkError, LinkEvent
-from host.link.discovery import UsbId, find_ports
 from host.link.messages import MessageType
+from host.link.port import UsbId, find_ports
 from tests.link.scripted_device import ScriptedDevice
 
 
@@ -256,7 +256,7 @@ def test_find_ports_matches_vid_and_pid(monkeypatch: pytest.MonkeyPatch) -> None
         Port("/dev/ttyUSB0", 0x0403, 0x6001),
         Port("/dev/ttyACM0", 0x2E8A, 5),
     ]
-    monkeypatch.setattr("host.link.discovery.list_ports.comports", lambda: ports)
+    monkeypatch.setattr("host.link.port.list_ports.comports", lambda: ports)
     assert find_ports() == ["/dev/ttyACM0", "/dev/ttyACM1"]
     assert find_ports(UsbId(0x0403, 0x6001)) == ["/dev/ttyUSB0"]
 

@@ -17,7 +17,7 @@ import pytest
 import serial
 
 from host.link import DeviceLink, EventKind, Expectation, LinkEvent, SensorKind, Snapshot
-from host.link.device_link import SerialPort, open_exclusive
+from host.link.port import SerialPort, open_exclusive
 from host.sim.firmware_process import FirmwareProcess
 
 ROWS = COLS = 6

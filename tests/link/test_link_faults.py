@@ -26,7 +26,7 @@ from host.hardware.loading import load_board
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import LED_PICO
 from host.link import DeviceLink, Expectation, LedSender, LinkStatus, Snapshot
-from host.link.device_link import open_exclusive
+from host.link.port import open_exclusive
 from host.session.board_play import BoardPlay
 from host.session.live import LiveLoop
 from host.session.session import Settings
@@ -135,11 +135,12 @@ def test_noise_restarts_and_unplugging_never_stop_the_game(table: tuple[Table, W
     connected = lambda: loop.link_status is LinkStatus.CONNECTED  # noqa: E731
     _serve_until(table_, lambda: connected() and _lit_as_wanted(table_), "after noise")
 
-    reported = len(watch.statuses)
+    noticed = (link.stats.boots, link.stats.reconnects)
     firmware.restart()
     _serve_until(table_, _back(table_, accepted), "after a firmware restart")
-    assert watch.statuses[reported][0] is not LinkStatus.CONNECTED  # "board disconnected" meanwhile
-    assert watch.statuses[-1] == (LinkStatus.CONNECTED, "")
+    # Noticed as a new boot id (its HELLO: accepted afresh at once, too soon for the loop to say
+    # "board disconnected") or, when the boot outlasts the silence timeout, as a line given up.
+    assert (link.stats.boots, link.stats.reconnects) != noticed  # and connected again (_back)
 
     accepted = link.accepted
     firmware.unplug()

@@ -38,7 +38,10 @@ def test_flipfour_a_line_of_exactly_four_wins_at_the_start_of_the_turn() -> None
     )
     reason, cells = FLIPFOUR.table.explain(FLIPFOUR, pos)
     assert FLIPFOUR.outcome(pos).winner == 0
-    assert reason == "Red shows a line of exactly 4 at the start of its turn, and wins."
+    assert (
+        reason == "Red shows a line of exactly 4 at the start of Red's turn, and wins."
+    )  # a player, not 'its'
+
     assert cells == {"a3", "b3", "c3", "d3"}
 
 
@@ -57,7 +60,7 @@ def test_flipfour_the_movers_own_line_of_five_loses() -> None:
     )
     reason, cells = FLIPFOUR.table.explain(FLIPFOUR, pos)
     assert FLIPFOUR.outcome(pos).winner == 1
-    assert reason == "Red shows a line of 5 (an over-line) after its own turn, and loses."
+    assert reason == "Red shows a line of 5 (an over-line) after Red's own turn, and loses."
     assert cells == {"a3", "b3", "c3", "d3", "e3"}
 
 
@@ -115,7 +118,7 @@ def test_spacetiles_four_of_your_own_in_a_row_wins() -> None:
     )
     reason, cells = SPACETILES.table.explain(SPACETILES, pos)
     assert SPACETILES.outcome(pos).winner == 0
-    assert reason == "Orange made a run of 4 of its own pieces, and wins."
+    assert reason == "Orange made a run of 4 Orange pieces, and wins."
     assert cells == {"c3", "d3", "e3", "f3"}
 
 
@@ -175,7 +178,7 @@ def test_spacetiles_no_legal_turn_marks_where_a_tile_could_go() -> None:
     )
     reason, cells = SPACETILES.table.explain(SPACETILES, pos)
     assert SPACETILES.outcome(pos).winner == 1
-    assert reason.startswith("Orange has no legal turn")
+    assert reason == "Orange has no legal turn (no tile placed anywhere lets Orange finish it), and loses."
     # The empty cells beside the 3x3 block (hex neighbours (q+-1, r), (q, r+-1), (q+1, r-1), (q-1, r+1)).
     assert cells == {"c5", "d5", "e5", "f5", "c4", "g4", "c3", "g3", "c2", "g2", "d1", "e1", "f1", "g1"}
 

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines import registry
 from engines.physical import Thing
+from host.hardware.loading import load_board
+from host.hardware.sensing import Reading, SensorModel
 from host.session.intent import Kind
+from host.session.session import Session, Settings
 from tests.tracking.test_session import session_on
 
 
@@ -72,7 +76,7 @@ def test_a_captured_knight_taken_off_is_no_longer_asked_for() -> None:
     assert session.intent.kind is Kind.AI_MOVE and "x" in move, move
     source, target = move.split("x")
     rings = len(game.cells(session.position)[source]) - 1
-    assert "Take Light's knight" in session.intent.sentence
+    assert "take Light's knight" in session.intent.sentence
     assert f"move Dark's knight with its {'ring' if rings == 1 else f'{rings} rings'} from {source}" in (
         session.intent.sentence
     )
@@ -204,3 +208,178 @@ def test_the_lift_light_is_not_left_on_a_piece_in_the_hand() -> None:
     board.lift("a4")
     assert session.intent.kind is Kind.LIFTED
     assert "a4" not in session.scene
+
+
+# --- the words, as the phrasebook (docs/words/) showed them wrong ----------------------------------------
+
+
+class Playing:
+    """An opponent that plays the move it is given."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def choose(self, game: Any, pos: Any) -> Any:
+        return game.parse_move(pos, self.text)
+
+    def hint(self, game: Any, pos: Any) -> list[Any]:
+        return [self.choose(game, pos)]
+
+
+def test_steps_after_a_colon_go_on_in_lower_case_and_a_restore_says_its_steps_as_a_new_sentence() -> None:
+    session, board, _ = session_on("desdemona-reed", ai_side=1)
+    board.move("a4", "a6")
+    board.wait(400)
+    # FirstMove: a7-a10/a7, the first legal text: the queen a7 to a10, then a Black stone shot on a7.
+    assert session.intent.sentence == (
+        "The AI plays a7-a10/a7 for White: move the White queen from a7 to a10; put a Black stone on a7."
+    )
+    flipfour, board, _ = session_on("flipfour-reed")
+    board.place("c3", Thing("piece", 0))
+    board.wait(400)
+    board.press("take_back")
+    assert flipfour.intent.sentence == "Take back: set the board back one turn. Take the Red piece off c3."
+
+
+def test_several_steps_to_put_right_begin_with_first_and_a_comma() -> None:
+    session, board, _ = session_on("spacetiles-hall")
+    board.place("a1", Thing("tile"))  # a1 and i1 touch no tile: no turn places one there
+    board.place("i1", Thing("tile"))
+    board.wait(400)
+    assert session.intent.sentence == (
+        "That is not a legal move: put the board right. First, take the tile off a1. (1 more step to fix.)"
+    )
+
+
+def test_game_over_says_who_won_then_why_in_sentences_of_their_own() -> None:
+    game = registry.make("flipfour")
+    pos = game.from_diagram(
+        """
+          . . .
+         . . . .
+        R R R R .
+         . Y Y .
+          . . .
+        """,
+        to_move=0,
+        hands=(4, 6),
+    )
+    model = SensorModel(load_board("flipfour-hall"))
+    session = Session(game, model.reading_of, Reading.EMPTY, history=[pos], settings=Settings(ai_side=None))
+    assert session.intent.kind is Kind.GAME_OVER
+    assert session.intent.sentence == (
+        "Game over: Red wins. Red shows a line of exactly 4 at the start of Red's turn, and wins. "
+        "Press New game to play again."
+    )
+
+
+def test_a_take_back_made_by_hand_is_said_in_words() -> None:
+    session, board, _ = session_on("flipfour-reed")
+    board.place("c3", Thing("piece", 0))
+    board.wait(400)
+    board.lift("c3")  # the board shows the start again: that takes c3 back
+    assert session.intent.kind is Kind.TURN_UNDER_WAY
+    assert session.intent.sentence == "The last move taken back: hold still a moment."
+
+
+CAPTURE = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]  # Light's b3 (1 ring) may take Dark's a4 (2 rings): b3xa4
+
+
+def test_the_knight_a_capture_takes_off_is_not_asked_back() -> None:
+    """RULES.md: the captured knight leaves the board and its rings stay for the capturer."""
+    for board_id in ("kingofrings-reed", "kingofrings-hall"):
+        session, board, _ = session_on(board_id)
+        for ply in range(1, len(CAPTURE) + 1):
+            board.show(session.game.play_texts(CAPTURE[:ply]))
+            board.wait(400)
+        assert session.game.legal_texts(session.position).count("b3xa4") == 1
+        board.lift("a4")  # Dark's knight alone: its rings stay on a4
+        assert session.intent.kind is Kind.TURN_UNDER_WAY, board_id
+        assert session.intent.sentence == "To finish b3xa4: move Light's knight with its ring from b3 to a4."
+        board.lift("b3", 2)  # the capturer with its ring, the captured knight still in the other hand
+        assert session.intent.kind is Kind.LIFTED
+        assert session.intent.sentence == "Put Light's knight with its ring from b3 on a green square.", (
+            board_id
+        )
+
+
+def test_moves_the_sensors_cannot_tell_apart_are_listed_with_commas() -> None:
+    session, board, _ = session_on("spacetiles-reed")  # a reed switch does not feel a tile
+    board.place("d2", Thing("piece", 0))
+    board.wait(400)
+    intent = session.intent
+    assert intent.kind is Kind.CHOOSE
+    # Every turn whose one piece goes on d2: its tile touches two tiles (RULES.md: n - 1 = 1 piece).
+    assert set(intent.choices) == {t for t in session.game.legal_texts(session.position) if t.endswith(":d2")}
+    listed = ", ".join(intent.choices[:-1]) + " or " + intent.choices[-1]
+    assert f"The sensors cannot tell {listed} apart." in intent.sentence
+
+
+def test_a_board_that_no_instruction_fits_says_so_rather_than_finish_the_move() -> None:
+    session, board, _ = session_on("desdemona-hall")
+    board.show(session.game.play_texts(["j7-f7"]))
+    board.wait(400)
+    board.place("a1", Thing("queen", 1))  # a White queen from nowhere: reads as one of White's moves landed
+    board.wait(400)
+    assert session.intent.kind is Kind.TURN_UNDER_WAY and session.scene == {}
+    assert session.intent.sentence == "Finish your turn, or put back what you changed."
+
+
+def test_a_space_tiles_turn_is_said_tile_first() -> None:
+    """RULES.md: a turn places its tile first; the tile's neighbours decide the rest."""
+    session, _, _ = session_on("spacetiles-hall", opponent=Playing("c3:d2"), ai_side=0)
+    assert session.intent.sentence == (
+        "The AI plays c3:d2 for Orange: put a tile on c3; put an Orange piece on d2."
+    )
+    game = session.game
+    # Orange's piece on d2, then a turn of Violet's after which Orange may move it one step.
+    moves = ["e5:d2"]
+    pos = game.play_texts(moves)
+    reply = next(
+        m for m in game.legal_moves(pos) if any("-" in t for t in game.legal_texts(game.play(pos, m)))
+    )
+    moves.append(game.format_move(pos, reply))
+    history = [game.start(), pos, game.play(pos, reply)]
+    step = next(t for t in game.legal_texts(history[-1]) if "-" in t)  # 'tile:from-to'
+    tile, (source, target) = step.split(":")[0], step.split(":")[1].split("-")
+    model = SensorModel(load_board("spacetiles-hall"))
+    settings = Settings(ai_side=0, think_in_background=False)
+    session = Session(
+        game, model.reading_of, Reading.EMPTY, opponent=Playing(step), settings=settings, history=history,
+        moves=moves,
+    )  # fmt: skip
+    assert session.intent.sentence == (
+        f"The AI plays {step} for Orange: put a tile on {tile}; "
+        f"move the Orange piece from {source} to {target}."
+    )
+
+
+def test_each_turn_is_said_in_the_game_s_terms_and_offers_only_what_can_be_done() -> None:
+    """RULES.md: Yellow has no piece to jump with on its first turn, nor White a stone to capture; a King of
+    Rings knight steps while it holds no ring, jumps once it holds one, and drops from the hand."""
+    flipfour, board, _ = session_on("flipfour-reed")
+    board.place("c3", Thing("piece", 0))
+    board.wait(400)
+    assert flipfour.intent.sentence == "Yellow to move: place one or two pieces."
+    board.place("c4", Thing("piece", 1))
+    board.wait(400)
+    board.press("confirm")  # one piece: Yellow's turn could have placed two
+    assert "c3-c5" in flipfour.game.legal_texts(flipfour.position)
+    assert flipfour.intent.sentence == (
+        "Red to move: place one or two pieces, or jump one of yours over a row of pieces."
+    )
+    desdemona, board, _ = session_on("desdemona-reed")
+    board.move("a4", "a6")
+    board.wait(400)
+    assert desdemona.intent.sentence == "White to move: move a queen, then shoot a Black stone."
+    kingofrings, board, _ = session_on("kingofrings-reed")
+    assert kingofrings.intent.sentence == "Light to move: step a knight."
+    for ply in range(1, len(CAPTURE) + 1):
+        board.show(kingofrings.game.play_texts(CAPTURE[:ply]))
+        board.wait(400)
+    assert kingofrings.intent.sentence == "Light to move: step or jump a knight."  # b3 holds a ring
+    spacetiles, _, _ = session_on("spacetiles-reed")
+    assert spacetiles.intent.sentence == (
+        "Orange to move: place a tile, then move one of your pieces one step if the tile touches one tile, "
+        "or else place one piece fewer than the tiles it touches."
+    )

@@ -42,6 +42,18 @@ FLIPFOUR = registry.make("flipfour")  # Red, Yellow
         (SPACETILES, Step(Do.PUT, None, "c3", (Thing("piece", 0),)), "Put an Orange piece on c3."),
         (SPACETILES, Step(Do.PUT, None, "c3", (Thing("tile"),)), "Put a tile on c3."),
         (SPACETILES, Step(Do.MOVE, "c3", "d3", (Thing("piece", 1),)), "Move the Violet piece from c3 to d3."),
+        # Objects that cannot be told apart are named together, each with its article (a reed board does not
+        # feel a tile under a piece).
+        (
+            SPACETILES,
+            Step(Do.MOVE, "a1", "d3", (Thing("tile"), Thing("piece", 0))),
+            "Move the Orange piece and the tile from a1 to d3.",
+        ),
+        (
+            SPACETILES,
+            Step(Do.PUT, None, "e1", (Thing("tile"), Thing("piece", 1))),
+            "Put a Violet piece and a tile on e1.",
+        ),
         (FLIPFOUR, Step(Do.PUT, None, "c3", (Thing("piece", 1),)), "Put a Yellow piece on c3."),
         # A stone is named by the side it shows, with an article.
         (DESDEMONA, Step(Do.PUT, None, "b8", (Thing("stone", 0),)), "Put a Black stone on b8."),
@@ -51,7 +63,7 @@ FLIPFOUR = registry.make("flipfour")  # Red, Yellow
         (
             DESDEMONA,
             Step(Do.TURN, "b8", "b8", (Thing("stone", 0),)),
-            "Turn over the stone on b8 so that Black is up (orange).",
+            "Turn over the stone on b8 so that Black is up (orange light).",
         ),
     ],
 )

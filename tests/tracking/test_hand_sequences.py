@@ -340,12 +340,19 @@ KNOCK_CASES = [
     for sensor in REED_AND_HALL
     for ms in (20, 40, 60)
     for when in ("before_lift", "while_held")
+] + [
+    # A knock of about 60 ms may read 70-80 ms: each end is reported up to a scan late (issue 25, item 14).
+    pytest.param("reed", ms, "while_held", id=f"while_held-{ms}-read-as-longer-reed")
+    for ms in (72, 78)
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(("sensor", "knock_ms", "when"), KNOCK_CASES)
 def test_a_knocked_enemy_knight_is_no_capture(sensor: str, knock_ms: int, when: str) -> None:
-    """Light's b3 (one ring) may capture a4 or jump to b4; a4 is knocked while b3 is lifted and held."""
+    """Light's b3 (one ring) may capture a4 or jump to b4; a4 is knocked while b3 is lifted and held.  On
+    reed the capture (a knight onto a knight) reads as the knight in the hand: no knock may be taken for
+    it, even one that reads longer than it was (then it is at most offered for Confirm), and the knight
+    put on b4 next is the jump b3-b4, not a Dark drop after a capture."""
     texts = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]
     session, board = session_at(f"kingofrings-{sensor}", texts)
     game = session.game
@@ -500,6 +507,48 @@ def test_a_stone_of_the_wrong_colour_put_right_on_hall_is_the_move() -> None:
     assert session.moves == ["a4-a6", "a7-a9/b8"]
 
 
+def test_a_space_tiles_piece_moved_two_cells_is_guided_back_as_the_move_it_was_on_hall() -> None:
+    """Yellow's f3 may step one cell; moved two (to d3), the Hall board sees a piece on d3's tile and
+    f3's tile bare.  The way back is that piece carried back: lift it on d3, put it on f3."""
+    texts = ["c4:f4", "e1:f3", "g2:d2", "e5:e2", "c5:e3"]
+    session, board = session_at("spacetiles-hall", texts)
+    board.allowed = {"f3", "d3"} | expected_targets(session, "f3")  # lit while the piece is in the hand
+    board.move("f3", "d3")
+    board.wait(400)
+    intent = session.intent
+    assert intent.kind is Kind.MISTAKE, intent.sentence
+    assert {c: light.meaning.value for c, light in intent.scene.items()} == {"d3": "lift", "f3": "put"}
+    assert "d3" in intent.sentence and "f3" in intent.sentence
+    board.move("d3", "f3")
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN and session.moves == texts
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_queen_put_back_where_a_stone_stood_during_a_repair_is_not_taken_as_a_move(sensor: str) -> None:
+    """Desdemona: White lifts its queen on d1 and, by mistake, its own stone on e2 (no move changes a
+    White stone on White's turn: a mistake, shown).  Repairing, the hand puts the queen down on e2 and the
+    stone on a1, then shoots a Black stone on a2: the board reads as d1-a1/a2 (a queen and a stone of one
+    colour read alike on both builds), but e2 stood changed for a settled time and that move does not
+    explain it.  It is not committed on its own: the player is asked to confirm it."""
+    texts = ["a4-d7", "a7-a6/d3", "d7-e6/e2"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    assert board.stacks["e2"] == [Thing("stone", 1)] and board.stacks["d1"] == [Thing("queen", 1)]
+    assert "d1-a1/a2" in session.game.legal_texts(session.position)
+    board.checking = False  # a hand repairing: its lights are the mistake's and the repair's
+    board.lift("d1")
+    board.lift("e2")
+    board.wait(400)
+    assert session.intent.kind is Kind.MISTAKE, session.intent.sentence
+    board.place("e2", Thing("queen", 1))
+    board.place("a1", Thing("stone", 1))
+    board.held.clear()
+    board.place("a2", Thing("stone", 0))
+    board.wait(400)
+    assert session.moves == texts, session.moves
+    assert session.intent.kind is Kind.CONFIRM, session.intent.sentence
+
+
 # --- take-backs ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 @pytest.mark.parametrize(
@@ -528,6 +577,54 @@ def test_a_take_back_by_hand_restores_the_previous_position(
             board.move(source, target)
     board.wait(400)
     assert session.moves == texts[:-1]
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_take_back_asks_to_empty_a_square_before_the_queen_goes_back_there(sensor: str) -> None:
+    """Black's g1-g5/g1 shot on the square the queen left.  Taken back, the stone on g1 must come off
+    before the queen can go back: no green light on a square that still holds an object."""
+    texts = ["a4-a6", "a7-a9/b8", "g1-g5/g1"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    board.allowed = {"g1", "g5"}
+
+    def green_on_an_object() -> set[str]:
+        put = {c for c, light in session.scene.items() if light.meaning.value == "put"}
+        return {c for c in put if board.stacks[c]}
+
+    board.press("take_back")
+    assert session.intent.kind is Kind.RESTORE and session.moves == texts[:-1]
+    assert not green_on_an_object(), session.intent.sentence
+    assert session.scene["g1"].meaning.value == "remove" and "g1" in session.intent.sentence
+    board.lift("g1")
+    board.held.pop()  # the stone off
+    board.wait(300)
+    assert not green_on_an_object(), session.intent.sentence
+    assert {c: light.meaning.value for c, light in session.scene.items()} == {"g5": "lift", "g1": "put"}
+    board.move("g5", "g1")
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN and session.moves == texts[:-1]
+
+
+@pytest.mark.parametrize("order", ("piece_first", "tile_first"))
+def test_a_space_tiles_take_back_on_reed_ends_without_seeing_the_tile(order: str) -> None:
+    """Reed switches never feel a tile: taking back e1:d2 ends once the piece is off d2 (the words asked
+    for the tile too), and the next turn is taken as usual."""
+    session, board = session_at("spacetiles-reed", ["e1:d2"])
+    board.allowed = {"e1", "d2"}
+    board.press("take_back")
+    assert session.intent.kind is Kind.RESTORE and "e1" in session.intent.sentence
+    for cell in ("d2", "e1") if order == "piece_first" else ("e1", "d2"):
+        board.lift(cell)
+        board.held.pop()
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN, session.intent.sentence
+    same = sorted(t for t in session.game.legal_texts(session.position) if t.endswith(":d2"))
+    board.allowed = {t.split(":")[0] for t in same} | {"d2"}
+    board.place("e1", Thing("tile", None))
+    board.place("d2", Thing("piece", 0))
+    board.wait(300)
+    answer_choice(session, board, "e1:d2")
+    assert session.moves == ["e1:d2"]
 
 
 def test_a_desdemona_capture_taken_back_by_button_asks_for_the_stone_turned_back_on_reed() -> None:
@@ -669,12 +766,6 @@ def test_a_desdemona_stone_shot_before_the_queen_moves(sensor: str) -> None:
     assert session.moves == ["a4-a6", "a7-a9/b8"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="evidence order is used only for cells that must be touched: a7-b8/a9 (queen onto b8) is offered "
-    "as a choice although b8 was filled 400 ms before the queen left a7 (a landing-order rule stalled "
-    "emulated games where a fast hand swapped objects within one scan, so it was taken out)",
-)
 def test_a_desdemona_stone_shot_first_on_reed_is_not_asked_about() -> None:
     """Stone on b8 at t=60, then the queen a7 -> a9: the queen cannot have landed on b8 before it left a7."""
     session, board = session_at("desdemona-reed", ["a4-a6"])
@@ -693,6 +784,39 @@ def test_a_cell_to_be_emptied_is_not_lit_as_a_put_on_reed() -> None:
     board.wait(400)
     put = {c for c, light in session.scene.items() if light.meaning.value == "put"}
     assert not put & {c for c, stack in board.stacks.items() if stack}, (session.intent.sentence, put)
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_stone_lifted_to_be_turned_in_a_capture_is_no_piece_to_put_elsewhere(sensor: str) -> None:
+    """d7-c6xc8 turns the stone on c7 (RULES.md: the stones between are turned).  Lifted to be turned, that
+    stone goes nowhere else: the board does not ask to put it back, it asks for what is left of the
+    capture, the turn among it."""
+    texts = ["a4-g4", "g10-c6/a6", "d10-d7/c7", "c6-e4/e7"]
+    session, board = session_at(f"desdemona-{sensor}", texts)
+    board.allowed = cells_of(session.game, session.position, "d7-c6xc8")
+    board.move("d7", "c6")
+    board.place("c8", Thing("stone", 0))
+    board.lift("c7")
+    intent = session.intent
+    assert intent.kind is Kind.TURN_UNDER_WAY, intent.sentence
+    assert "put it back" not in intent.sentence and "c7" in intent.sentence
+    board.place("c7", Thing("stone", 0))
+    board.wait(300)
+    answer_choice(session, board, "d7-c6xc8")  # d7-c8xc6 reads the same: the queen and stone alike
+    assert session.moves == [*texts, "d7-c6xc8"]
+
+
+def test_a_space_tiles_cell_a_piece_may_leave_is_not_lit_as_a_put_on_hall() -> None:
+    """Hall sees a tile: a Yellow piece put on f2 may be the step f3-f2 (n = 1), which leaves f3's tile
+    there.  f3 reads changed after that step, but nothing is put there: it must not light green."""
+    texts = ["c4:f4", "e1:f3", "g2:d2", "e5:e2", "c5:e3"]
+    session, board = session_at("spacetiles-hall", texts)
+    board.place("f2", Thing("piece", 1))
+    board.wait(300)
+    assert session.intent.kind is Kind.TURN_UNDER_WAY, session.intent.sentence
+    put = {c for c, light in session.scene.items() if light.meaning.value == "put"}
+    holding = {c for c, stack in board.stacks.items() if stack and stack[-1].kind == "piece"}
+    assert put and not put & holding, sorted(put & holding)
 
 
 # --- the AI's move carried out in another order -------------------------------------------------------

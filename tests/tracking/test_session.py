@@ -15,6 +15,7 @@ from engines.game import Game
 from engines.physical import Thing
 from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import Reading, SensorModel
+from host.session.handboard import HandBoard as Board
 from host.session.intent import Kind
 from host.session.session import Event, EventKind, Session, Settings
 
@@ -27,53 +28,6 @@ class FirstMove:
 
     def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
         return [self.choose(game, pos)]
-
-
-class Board:
-    """A board of object stacks that a test moves by hand, each action taking ``step`` ms."""
-
-    def __init__(self, session: Session, model: SensorModel, step: int = 80) -> None:
-        self.session = session
-        self.model = model
-        self.game = session.game
-        self.names = self.game.geometry.names
-        self.stacks = {n: list(s) for n, s in self.game.cells(session.position).items()}
-        self.t = 0
-        self.step = step
-        self.held: list[Thing] = []
-        self.send()
-
-    def send(self) -> None:
-        self.session.on_reading(self.t, [self.model.reading_of(tuple(self.stacks[n])) for n in self.names])
-
-    def wait(self, ms: int) -> None:
-        self.t += ms
-        self.session.on_tick(self.t)
-
-    def lift(self, cell: str, count: int = 1) -> None:
-        self.t += self.step
-        for _ in range(count):
-            self.held.append(self.stacks[cell].pop())
-        self.send()
-
-    def place(self, cell: str, thing: Thing | None = None) -> None:
-        self.t += self.step
-        self.stacks[cell].append(thing or self.held.pop())
-        self.send()
-
-    def move(self, source: str, target: str) -> None:
-        self.lift(source)
-        self.place(target)
-
-    def show(self, pos: Any) -> None:
-        """The board jumps to a position (a whole move made by quick hands)."""
-        self.t += self.step
-        self.stacks = {n: list(s) for n, s in self.game.cells(pos).items()}
-        self.send()
-
-    def press(self, button: str) -> None:
-        self.t += 10
-        self.session.on_button(self.t, button)
 
 
 def session_on(board_id: str, opponent: Any = None, **settings: Any) -> tuple[Session, Board, list[Event]]:

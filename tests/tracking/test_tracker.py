@@ -5,6 +5,8 @@ Positions and the expected answers are worked out by hand from RULES.md.
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -12,9 +14,10 @@ from engines.desdemona.rules import Desdemona
 from engines.game import Game
 from engines.kingofrings.rules import KingOfRings
 from engines.physical import Thing
+from engines.spacetiles.rules import SpaceTiles
 from engines.table import Role
 from host.tracking.candidates import Expectations
-from host.tracking.evidence import Evidence
+from host.tracking.evidence import Evidence, Touch
 from host.tracking.plan import Do
 from host.tracking.tracker import Seen, Tracker
 
@@ -105,6 +108,108 @@ def test_a_lifted_queen_lights_only_its_reachable_squares_not_the_start_squares(
     # stone), and the diagonals b9-c10 and b7-c6-d5-e4-f3-g2-h1.
     assert targets == {"b8", "c8", "a9", "a10", "b9", "c10", "b7", "c6", "d5", "e4", "f3", "g2", "h1"}
     assert "a7" not in targets and "d10" not in targets  # start squares of White's queens: not moves
+
+
+def test_a_position_s_expectations_are_freed_with_their_candidates_at_once() -> None:
+    """After each commit the session drops the old expectations: they and the candidates they made must go
+    by reference counting alone, leaving no cycle for a full garbage collection to walk (a pause in the
+    frames).  A candidate kept past them still works out its own details."""
+    pos = DESDEMONA.play_texts(["a4-a6"])
+    expect = Expectations(
+        DESDEMONA, reed, "empty", [START, pos], reversible=DESDEMONA.table.kinds(Role.REVERSIBLE)
+    )
+    a7 = DESDEMONA.geometry.index["a7"]
+    verdict = Tracker(expect).observe(
+        reading_of(DESDEMONA, pos, a7="empty"), touches(DESDEMONA, ("a7", 0, None)), 300
+    )
+    kept = expect.covering([a7])[0]
+    _ = (expect.undoing, kept.steps, kept.reading)  # made and kept by the expectations
+    gone = weakref.ref(expect)
+    gc.disable()
+    try:
+        del expect, verdict
+        assert gone() is None, "the expectations are in a reference cycle"
+    finally:
+        gc.enable()
+    assert kept.source is None and kept.label.startswith("a7-")
+
+
+def test_evidence_keeps_when_each_cell_last_changed_its_reading() -> None:
+    """A Hall cell may change from one reading to another that differs from the committed one too (a stone
+    put, then swapped for a queen of the other colour): it still differs, so its touch goes on, but the
+    time of its reading is the later one."""
+    evidence = Evidence().observe(100, (), [5], [5]).observe(400, [5], [5], [5])
+    assert evidence.touches[5] == (Touch(100),) and evidence.since[5] == 400
+    assert evidence.first_left(5) == 100
+    back = evidence.observe(500, [5], [], [5])
+    assert back.touches[5] == (Touch(100, 500),) and back.since[5] == 500
+
+
+def test_a_landing_read_so_since_before_the_piece_left_is_still_the_only_move() -> None:
+    """When pieces land only decides between moves the board shows alike: a6 reading a magnet since before
+    a4 was emptied (a fast hand, or a reading of the two in another order) never rules out a4-a6, the only
+    move that reads so - a board that can match nothing stalls."""
+    reading = reading_of(DESDEMONA, START, a4="empty", a6="magnet")
+    evidence = touches(DESDEMONA, ("a6", 60, None), ("a4", 600, None))
+    verdict = tracker(DESDEMONA, [START]).observe(reading, evidence, 1000)
+    assert verdict.seen is Seen.MATCH and verdict.match is not None and verdict.match.label == "a4-a6"
+
+
+def test_moves_that_read_alike_are_asked_about_unless_a_landing_came_clearly_first() -> None:
+    """Reed, White after a4-a6: a7 empty, a9 and b8 magnets reads as a7-a9/b8 and as a7-b8/a9 (a queen and
+    a stone alike).  A stone put on b8 well before the queen left a7 was no queen: a7-a9/b8.  Put 30 ms
+    before (two changes a scan apart, a switch that bounced), the order says nothing: the player is asked."""
+    pos = DESDEMONA.play_texts(["a4-a6"])
+    reading = reading_of(DESDEMONA, pos, a7="empty", a9="magnet", b8="magnet")
+    early = touches(DESDEMONA, ("b8", 60, None), ("a7", 500, None), ("a9", 580, None))
+    verdict = tracker(DESDEMONA, [START, pos]).observe(reading, early, 1000)
+    assert verdict.seen is Seen.MATCH and verdict.match is not None and verdict.match.label == "a7-a9/b8"
+    close = touches(DESDEMONA, ("b8", 470, None), ("a7", 500, None), ("a9", 580, None))
+    verdict = tracker(DESDEMONA, [START, pos]).observe(reading, close, 1000)
+    assert verdict.seen is Seen.AMBIGUOUS
+    assert {c.label for c in verdict.choices} == {"a7-a9/b8", "a7-b8/a9"}
+
+
+def test_the_next_cells_include_the_square_a_queen_just_left() -> None:
+    """RULES.md: the shot goes where the moved queen could reach, "the square it just left counts as
+    empty".  Black g1-g5 on reed: the cells where a move on the way puts something next are g5's shots,
+    g1 among them, though g1 already reads changed."""
+    history = [START]
+    for text in ["a4-a6", "a7-a9/b8"]:
+        history.append(DESDEMONA.play_texts([text], history[-1]))
+    pos = history[-1]
+    reading = reading_of(DESDEMONA, pos, g1="empty", g5="magnet")
+    verdict = tracker(DESDEMONA, history).observe(
+        reading, touches(DESDEMONA, ("g1", 0, None), ("g5", 80, None)), 400
+    )
+    assert verdict.seen is Seen.PROGRESS and not verdict.lifted
+    shots = {t.split("/")[1] for t in DESDEMONA.legal_texts(pos) if t.startswith("g1-g5/")}
+    assert "g1" in shots and {NAMES[i] for i in verdict.next} == shots
+
+
+def test_the_next_cells_leave_out_a_cell_a_move_only_empties() -> None:
+    """Space Tiles on Hall sees a tile (weak): a Yellow piece put on f2 may be the step f3-f2, after which
+    f3 reads as a bare tile - changed, but nothing is put there.  No cell holding a piece is next."""
+    spacetiles = SpaceTiles()
+    history = [spacetiles.start()]
+    for text in ["c4:f4", "e1:f3", "g2:d2", "e5:e2", "c5:e3"]:
+        history.append(spacetiles.play_texts([text], history[-1]))
+    pos = history[-1]
+    cells = spacetiles.cells(pos)
+    reading = reading_of(spacetiles, pos, tiled, f2="south")
+    verdict = tracker(spacetiles, history, tiled).observe(reading, touches(spacetiles, ("f2", 0, None)), 400)
+    assert verdict.seen is Seen.PROGRESS and verdict.next
+    names = spacetiles.geometry.names
+    assert not {names[i] for i in verdict.next} & {
+        n for n, stack in cells.items() if Thing("piece", 1) in stack
+    }
+
+
+def tiled(stack: tuple[Thing, ...]) -> str:
+    """A Hall board with weak tiles: a piece reads by its owner's pole, a bare tile as weak."""
+    if stack and stack[-1].kind == "piece":
+        return ("north", "south")[stack[-1].colour or 0]
+    return "weak" if stack else "empty"
 
 
 def test_a_wrong_queen_move_is_guided_back_by_the_object() -> None:

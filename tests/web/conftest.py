@@ -93,3 +93,34 @@ def screenshot(page: Any, name: str) -> Path:
     path = ARTIFACTS / f"{name}.png"
     page.screenshot(path=str(path), full_page=True, animations="disabled")  # blinking LEDs drawn lit
     return path
+
+
+PHONE = {"width": 390, "height": 844}
+
+
+def screenshots(page: Any, name: str) -> None:
+    """``screenshot`` as the page is now, and again on a phone's screen (390x844); the viewport is kept."""
+    screenshot(page, name)
+    before = page.viewport_size
+    page.set_viewport_size(PHONE)
+    try:
+        screenshot(page, f"{name}-phone")
+    finally:
+        page.set_viewport_size(before)
+
+
+def old_journal(game_id: str, moves: list[str]) -> str:
+    """A game's moves as an old text journal, which `magboard history import` reads."""
+    return f"game: {game_id}\noptions: \n---\n" + "".join(f"move {text}\n" for text in moves)
+
+
+def import_game(tmp_path: Path, game_id: str, record: str) -> None:
+    """A game's record text into the store `served` plays with, as `magboard history import` does."""
+    path = tmp_path / "imported.txt"
+    path.write_text(record)
+    store = tmp_path / f"{game_id}.journal"
+    imported = subprocess.run(
+        [sys.executable, "-m", "host.cli", "history", "--journal", str(store), "import", str(path)],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert imported.returncode == 0, imported.stderr

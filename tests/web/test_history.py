@@ -8,15 +8,12 @@ moves, and the live game's board must come back unchanged.
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 from engines import registry
 from engines.records import Record
-from tests.conftest import ROOT
-from tests.web.conftest import screenshot, served
+from tests.web.conftest import import_game, screenshot, served
 from tests.web.test_page import WAIT_MS, as_text, drawn, finished, marked, wait_kind
 
 
@@ -30,14 +27,7 @@ def test_a_past_game_is_listed_and_replayed_move_by_move_then_the_live_game_retu
 ) -> None:
     game = registry.make("flipfour")
     texts = finished(game, 3)
-    record = tmp_path / "past.txt"
-    record.write_text(Record("flipfour", ("Ann", "Bob"), (), texts, {}).to_text())
-    store = tmp_path / "flipfour.journal"  # the store `served` plays with
-    imported = subprocess.run(
-        [sys.executable, "-m", "host.cli", "history", "--journal", str(store), "import", str(record)],
-        capture_output=True, text=True, cwd=ROOT, timeout=60,
-    )  # fmt: skip
-    assert imported.returncode == 0, imported.stderr
+    import_game(tmp_path, "flipfour", Record("flipfour", ("Ann", "Bob"), (), texts, {}).to_text())
     end = game.play_texts(texts)
     outcome = game.outcome(end)
     assert outcome is not None

@@ -21,7 +21,7 @@ from host.session.session_view import SessionView
 from host.store.database import opened
 from host.store.games import Status, StoredGame, insert_game, stamp
 from host.web.past_games import PastGames
-from host.web.view import goal, layout, past_game_json, picture, replay_json
+from host.web.view import goal, layout, past_game_json, picture, replay_json, unseen_words
 
 FLIPFOUR = registry.make("flipfour")
 SPACETILES = registry.make("spacetiles")
@@ -129,6 +129,13 @@ def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
     assert "holds a blue ring" in shown["unseen"]["c4"]
 
 
+def test_a_stack_the_sensors_cannot_see_is_said_from_the_bottom_up() -> None:
+    """A knight stands on the rings it won (RULES.md): each object is said under the one on it."""
+    stack = (Thing("ring_silver"), Thing("ring_bigblue"), Thing("knight", 0))
+    said = unseen_words(view(KINGOFRINGS, KINGOFRINGS.start(), YourTurn("")), stack)
+    assert "holds a silver ring under a big blue ring under Light's knight" in said
+
+
 # --- past games: the list and the replay --------------------------------------------------------------
 def stored_flipfour(moves: list[str], status: Status = Status.ABANDONED, **extra: Any) -> StoredGame:
     return StoredGame(7, "flipfour", (), "flipfour-hall", ("human", "magboard level 3"), status, 0.0,
@@ -160,6 +167,7 @@ def test_past_games_say_how_each_stands_in_words() -> None:
         "id": 7, "players": ["human", "magboard level 3"], "date": stamp(0.0)[:16], "state": "Yellow won",
         "moves": 1, "live": False,
     }  # fmt: skip
+    assert past_game_json(FLIPFOUR, won, 1, live=7)["state"] == "Yellow won"  # the live game, once over
     assert past_game_json(FLIPFOUR, stored_flipfour([]), 0, live=None)["state"] == "abandoned"
     assert (
         past_game_json(FLIPFOUR, stored_flipfour([], Status.PLAYING), 0, live=7)["state"]

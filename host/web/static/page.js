@@ -9,6 +9,8 @@ const SVG = "http://www.w3.org/2000/svg";
 // How each object looks and is called comes with the layout, from the game's own description.
 const HEX_RADIUS = 1 / Math.sqrt(3);
 const DRAG_PX = 6;
+const LEVEL_RISE = 0.05;
+const STACK_RISE = 0.15;
 const RETRY_MS = [500, 1000, 2000, 4000];
 
 let layout = null;
@@ -84,8 +86,11 @@ function drawThing(text, parent, lift) {
   return g;
 }
 
+// Each object of a stack a little above the one under it, the whole stack within its cell (a knight may
+// win a dozen rings).
 function drawStack(stack, parent) {
-  stack.forEach((text, level) => drawThing(text, parent, level * 0.05));
+  const rise = stack.length > 1 ? Math.min(LEVEL_RISE, STACK_RISE / (stack.length - 1)) : 0;
+  stack.forEach((text, level) => drawThing(text, parent, level * rise));
 }
 
 function icon(text) {
@@ -282,9 +287,13 @@ function drawCell(g, picture) {
   } else {
     for (const key of ["led", "blink", "blinking", "dim"]) delete g.dataset[key];
   }
+  // A dot where the piece goes onto the cell (empty, or a ring or tile nobody owns: it stands on that);
+  // a ring where it takes the place of a player's piece.
   const target = picture.targets.includes(name);
-  g.classList.toggle("target", target && !stack.length);
-  g.classList.toggle("target-occupied", target && stack.length > 0);
+  const top = stack.length ? parseThing(stack[stack.length - 1]) : null;
+  const onto = !top || top.colour === null;
+  g.classList.toggle("target", target && onto);
+  g.classList.toggle("target-occupied", target && !onto);
   g.classList.toggle("last-move", picture.last_move.includes(name));
   g.classList.toggle("decided", Boolean(picture.over && picture.over.cells.includes(name)));
   g.classList.toggle("changed", picture.changed.includes(name));
@@ -477,8 +486,12 @@ function showLayout() {
   document.getElementById("side-0").textContent = layout.sides[0];
   document.getElementById("side-1").textContent = layout.sides[1];
   document.getElementById("move-text").placeholder = `e.g. ${layout.notation}`;
+  // Turning over is offered only where something has two sides, as the legend's "turn" light is.
+  const turning = Object.values(layout.objects).some((object) => object.role === "reversible");
   document.getElementById("help").textContent = layout.simulated
-    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack); right-click turns a piece over. The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
+    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack)"
+      + (turning ? "; right-click turns a piece over." : ".")
+      + " The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
     : "This page mirrors the real board: play on the board. Cells whose sensors disagree with the game are outlined in red.";
   buildBoard();
   buildTray();
