@@ -9,10 +9,10 @@ stone the other way up as a mistake to turn over.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, ClassVar
 
-from engines.game import Game
-from engines.table import Drawing, Ending, Look, Noun, ObjectKind, Role, Table, owned_cells
+from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table, owned_cells
 
 FILLS = ("#f4f4f4", "#1d1d1d")  # White, Black
 AMAZON = ObjectKind(
@@ -37,8 +37,11 @@ class AmazonsTable(Table):
     drawing = Drawing("square", checkered=("#b58d5a", "#d8b584"))
     notation = "d1-d7/g7 (the amazon from d1 to d7, its arrow to g7)"
     turn = "move an amazon, then shoot an arrow"
+    never: ClassVar[Mapping[str, str]] = {
+        "confirm": "no whole turn is the beginning of another: every turn is an amazon's move and its arrow",
+    }
 
-    def ending(self, game: Game[Any, Any], pos: Any) -> Ending:
+    def ending(self, game: GameView, pos: Any) -> Ending:
         """The side to move has no legal turn and loses; its walled-in amazons show it."""
         loser = game.to_move(pos)
         cells = owned_cells(game.cells(pos), AMAZON.kind, loser)
