@@ -14,10 +14,11 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 
-# Left interpreted: Desdemona's evaluation floods queen distances on 228-bit ints, far beyond mypyc's
-# machine-word ints, and compiled every shift and mask of them costs more than in the interpreter
-# (measured: the Desdemona search at 0.8 times its pure speed with this module compiled, 1.2 without).
-INTERPRETED = {"engines/desdemona/bits.py"}
+# Left interpreted: the queen-distance floods of Desdemona's and the Amazons' evaluations run on 228-bit ints,
+# far beyond mypyc's machine-word ints, and compiled every shift and mask of them costs more than in the
+# interpreter (measured: the Desdemona search at 0.8 times its pure speed with its evaluation compiled, 1.2
+# without).
+INTERPRETED = {"engines/queens.py", "engines/desdemona/bits.py", "engines/amazons/territory.py"}
 
 
 def compiled_engines() -> list[Extension]:

@@ -38,7 +38,7 @@ def branches(path: Path, root: Path = ROOT) -> list[str]:
 
 
 def test_the_games_are_found_by_their_entry_points() -> None:
-    assert {"kingofrings", "desdemona", "spacetiles", "flipfour", "go7"} == GAMES
+    assert {"kingofrings", "desdemona", "spacetiles", "flipfour", "go7", "amazons"} == GAMES
 
 
 def test_no_python_outside_the_games_names_a_game() -> None:

@@ -13,6 +13,7 @@ from functools import partial
 
 from mypy_extensions import mypyc_attr
 
+from engines.ai.halves import whole_turns
 from engines.ai.levels import Handicap
 from engines.ai.policy import Policy, TurnSplit, terminal_value
 from engines.desdemona.bits import bitboard, evaluate_bits
@@ -28,7 +29,7 @@ from engines.desdemona.rules import (
     STONE1,
     Position,
 )
-from engines.desdemona.turns import DesdemonaHalves, DesdemonaHalvesPolicy, from_position, whole_turns
+from engines.desdemona.turns import DesdemonaHalves, DesdemonaHalvesPolicy, from_position
 
 # Chebyshev distance between squares: a capture from ``to`` ending on ``t`` turns DIST - 1 stones.
 DIST = tuple(tuple(GEOMETRY.distance(a, b) for b in range(SIZE)) for a in range(SIZE))

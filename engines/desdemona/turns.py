@@ -14,10 +14,9 @@ the game's move (engines/desdemona/rules.py).
 
 from __future__ import annotations
 
-from collections import defaultdict
-
 from mypy_extensions import mypyc_attr
 
+from engines.ai.halves import CutoffHistory
 from engines.ai.policy import Policy, terminal_value
 from engines.bits import cells_of
 from engines.desdemona.bits import bitboard, evaluate_bits
@@ -100,6 +99,9 @@ def from_position(pos: Position) -> Half:
 class DesdemonaHalves:
     """The rules of Desdemona (RULES.md section 3) with each turn as two moves of the same player."""
 
+    def mid_turn(self, pos: Half) -> bool:
+        return pos[MOVED] != NOT_MOVED
+
     def to_move(self, pos: Half) -> int:
         return pos[TO_MOVE]
 
@@ -179,39 +181,12 @@ class DesdemonaHalves:
         return (q0, q1, s0, s1, 1 - me, NOT_MOVED, 0, 0)
 
 
-def whole_turns(rules: DesdemonaHalves, policy: Policy[Half, int], root: Half, parts: list[int]) -> list[int]:
-    """The game's moves of a line of half-moves from ``root``.
-
-    A line that stops after a queen move ends with that unfinished turn
-    dropped, unless it is the first, which is completed with the best second
-    half by the ordering, so that there is always a move to play.
-    """
-    turns: list[int] = []
-    pos = root
-    halves = iter(parts)
-    for part in halves:
-        pos = rules.play(pos, part)
-        if pos[MOVED] != NOT_MOVED:
-            second = next(halves, None)
-            if second is None:
-                if turns:
-                    break
-                second = policy.order(pos, rules.legal_moves(pos))[0]
-            pos = rules.play(pos, second)
-            part |= second
-        turns.append(part)
-    return turns
-
-
 @mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
 class DesdemonaHalvesPolicy(Policy[Half, int]):
     """The Desdemona policy's evaluation on half-move positions, and ordering by the history of cut-offs.
 
-    Queen moves come in the order of how often (weighted by depth) each
-    refuted a position, after the last two that did (killers: a refutation of
-    one sibling usually refutes the next); second halves by what they take or
-    hem in, then by history.  One is made per search, so that a search
-    depends only on its seed and budget.
+    Queen moves come in the order of their history (engines/ai/halves.py), killers first; second halves
+    by what they take or hem in, then by history.
     """
 
     algorithm = "alphabeta"
@@ -223,12 +198,7 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
         super().__init__(rules)
         self.weights = weights
         self.root = root
-        # history[side][half-move]: a defaultdict, so that its __getitem__ is a sort key without a lambda.
-        self.history: tuple[defaultdict[int, int], defaultdict[int, int]] = (
-            defaultdict(int),
-            defaultdict(int),
-        )
-        self.killers = ([PASS, PASS], [PASS, PASS])
+        self.history = CutoffHistory()
 
     def result(self, pos: Half) -> float | None:
         return terminal_value(self.game, pos) if pos[PASSES] >= 2 else None
@@ -259,12 +229,7 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
         return sorted(moves, key=promise, reverse=True)
 
     def cutoff(self, pos: Half, move: int, depth: int) -> None:
-        self.history[pos[TO_MOVE]][move] += depth * depth
-        if pos[MOVED] == NOT_MOVED:
-            killers = self.killers[pos[TO_MOVE]]
-            if killers[0] != move:
-                killers[1] = killers[0]
-                killers[0] = move
+        self.history.cutoff(pos[TO_MOVE], move, depth, pos[MOVED] == NOT_MOVED)
 
     def order(self, pos: Half, moves: list[int]) -> list[int]:
         if len(moves) < 2:
@@ -272,15 +237,10 @@ class DesdemonaHalvesPolicy(Policy[Half, int]):
         if pos == self.root:
             return self._order_root(pos, moves)
         side = pos[TO_MOVE]
-        history = self.history[side]
         moved = pos[MOVED]
         if moved == NOT_MOVED:
-            ordered = sorted(moves, key=history.__getitem__, reverse=True)
-            for killer in reversed(self.killers[side]):
-                if killer in moves:
-                    ordered.remove(killer)
-                    ordered.insert(0, killer)
-            return ordered
+            return self.history.first_halves(side, moves)
+        history = self.history.counts[side]
         near_enemy = 0
         for cell in cells_of(pos[Q0] if side else pos[Q1]):
             near_enemy |= NEAR[cell]

@@ -16,6 +16,7 @@ GEOMETRY_OF_GAME = {
     "spacetiles": hex_parallelogram(9, 5),
     "flipfour": hex_hexagon(2),
     "go7": square_grid(7, 7),
+    "amazons": square_grid(10, 10),
 }
 
 BOARDS = board_ids()
