@@ -355,13 +355,15 @@ def _more(steps: Sequence[Step], what: str = "after that") -> str:
 
 
 def _steps_scene(steps: Sequence[Step], blink: Blink, dim: bool = False) -> Scene:
-    """Lights for instructions: lift and put for a carried object, one colour for each other kind."""
+    """Lights for instructions: lift and put for a carried object, one colour for each other kind.  A
+    cell's light is its first step's: a capture's square asks for the captured piece off before the
+    capturer on (a knight taken by a knight), and turns green once it is off."""
     scene: Scene = {}
     for step in steps:
         if step.do is Do.MOVE:
             assert step.source is not None and step.target is not None
-            scene[step.source] = Light(Meaning.LIFT, blink, dim)
-            scene[step.target] = Light(Meaning.PUT, blink, dim)
+            scene.setdefault(step.source, Light(Meaning.LIFT, blink, dim))
+            scene.setdefault(step.target, Light(Meaning.PUT, blink, dim))
         elif step.do is Do.PUT and step.target is not None:
             scene.setdefault(step.target, Light(Meaning.PUT, blink, dim))
         elif step.do is Do.REMOVE and step.source is not None:

@@ -13,6 +13,7 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from host.session.ai_opponent import AiOpponent
+from host.session.intent import Kind
 from host.session.script import parse
 from host.session.session import Settings
 from host.session.setup import Table, open_simulated
@@ -34,7 +35,11 @@ def humans(board: str = "desdemona-hall", journal: Path | None = None) -> Abstra
 def test_a_piece_knocked_over_and_put_back_changes_nothing() -> None:
     with humans("desdemona-reed") as table:
         person = Person(table)
+        # d10 stood empty for a settled time while a4 was off too, then read as before: on reeds it could
+        # hold another object now (issue 25 item 14), so a4-a6 waits for the player's Confirm.
         do(person, "lift a4\nlift d10\nwait 400\nplace d10 queen:0\nplace a6")
+        assert table.session.moves == [] and table.session.intent.kind is Kind.CONFIRM
+        do(person, "press confirm")
         assert table.session.moves == ["a4-a6"]
         do(person, "lift j4\nwait 300\nplace j4 queen:1")  # knocked while nobody moves
         assert table.session.moves == ["a4-a6"] and table.session.scene == {}

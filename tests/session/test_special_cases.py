@@ -80,9 +80,13 @@ def test_a_captured_knight_taken_off_is_no_longer_asked_for() -> None:
     assert f"move Dark's knight with its {'ring' if rings == 1 else f'{rings} rings'} from {source}" in (
         session.intent.sentence
     )
+    # The capture's square first asks for the captured knight off (magenta), the capturer lifted (yellow).
+    assert lit(session, "remove") == {target} and lit(session, "lift") == {source}
+    assert lit(session, "put") == set()
     board.lift(target)  # the captured knight
     assert f"off {target}" not in session.intent.sentence, session.intent.sentence
     assert session.intent.kind is Kind.AI_MOVE
+    assert lit(session, "put") == {target} and lit(session, "remove") == set()  # then green for the capturer
 
 
 def test_a_mistake_while_making_the_ai_move_is_shown() -> None:

@@ -94,7 +94,7 @@ def test_a_group_is_taken_off_stone_by_stone_and_taken_back() -> None:
     assert session.intent.kind is Kind.TURN_UNDER_WAY and session.moves == SETUP
     assert lights(session) == {"c4": "remove", "d4": "remove"}
     assert (
-        session.intent.sentence == "To finish d3: Take the White stone off c4; take the White stone off d4."
+        session.intent.sentence == "To finish d3: take the White stone off c4; take the White stone off d4."
     )
     board.lift("c4")
     board.wait(300)
