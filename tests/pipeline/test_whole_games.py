@@ -28,8 +28,8 @@ CASES = [
     ("flipfour", "flipfour-reed", 20),
     ("go7", "go7-hall", 60),
     ("go7", "go7-reed", 20),
-    ("amazons", "amazons-hall", 40),
-    ("amazons", "amazons-reed", 20),
+    ("amazons", "amazons-hall", 20),  # a whole game: tests/pipeline/test_amazons.py
+    ("amazons", "amazons-reed", 12),
 ]
 
 

@@ -24,13 +24,14 @@ from tests.web.plan import Gesture, plan
 
 WAIT_MS = 30_000
 MOVE_MARKS = {"lift", "put", "remove", "turn"}
-GAMES = ["desdemona", "kingofrings", "spacetiles", "flipfour", "go7"]
+GAMES = ["desdemona", "kingofrings", "spacetiles", "flipfour", "go7", "amazons"]
 SIDES = {
     "kingofrings": ("Light", "Dark"),
     "desdemona": ("Black", "White"),
     "spacetiles": ("Orange", "Violet"),
     "flipfour": ("Red", "Yellow"),
     "go7": ("Black", "White"),
+    "amazons": ("White", "Black"),
 }
 # RULES.md: what each player holds at the start, and the score before the first move.
 START_HANDS = {
@@ -39,6 +40,7 @@ START_HANDS = {
     "spacetiles": ("20 pieces in hand", "20 pieces in hand"),
     "flipfour": ("8 pieces to place", "8 pieces to place"),
     "go7": ("48 stones in the bowl", "48 stones in the bowl"),
+    "amazons": ("", ""),
 }
 START_SCORE = {
     "kingofrings": "Light 0 points - Dark 0 points",
@@ -51,6 +53,7 @@ NOTATION_EXAMPLE = {
     "spacetiles": "g3:d3,f2",
     "flipfour": "b2,d4",
     "go7": "d4 or pass",
+    "amazons": "d1-d7/g7",
 }
 # Something the player to move may not do at the start: the opponent's object put on a cell.
 MISTAKE = {
@@ -59,6 +62,9 @@ MISTAKE = {
     "spacetiles": ("piece:1", "e3"),
     "flipfour": ("piece:1", "c3"),
     "go7": ("stone:1", "d4"),
+    # A Black amazon reads as an arrow on Hall (both north pole down), which a turn may shoot first: a White
+    # amazon instead, on b9, where no White amazon's line from the start goes.
+    "amazons": ("amazon:0", "b9"),
 }
 
 
