@@ -12,14 +12,25 @@ import pkgutil
 import sys
 from collections.abc import Sequence
 from importlib import import_module
+from typing import NoReturn
 
 import host.commands
 from host.cli_error import CliError
 from host.shown import shown
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, but its errors quote the arguments through ``shown``: an argument is whatever
+    the caller typed (`history show $'\\x1b[2J'`), and argparse echoes it raw.  Its subcommands' parsers
+    are of this class too (argparse makes them of their parent's)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {shown(message)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="magboard", description="Play abstract board games on a sensing board, real or simulated."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

@@ -7,12 +7,14 @@ import stat
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from host.cli import main
 from host.files import FileProblem, read_bytes, read_text, write_text
 from host.numbers import integer, whole
-from host.shown import quoted, shown
+from host.shown import is_unsafe, quoted, shown
 
 
 @pytest.mark.parametrize(
@@ -127,3 +129,20 @@ def test_a_write_never_replaces_what_is_not_a_regular_file(tmp_path: Path) -> No
     assert dangling.is_symlink() and not (tmp_path / "nowhere.txt").exists()
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and stat.S_ISCHR(os.stat("/dev/null").st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling.txt", "fifo", "link.txt", "target.txt"]
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["history", "show", "1", "-\x1b[2J"],  # left over: 'unrecognized arguments'
+        ["history", "show", "\x1b]0;owned\x07"],  # a bad game number
+        ["perft", "desdemona", "\u202e1"],  # a bad depth
+    ],
+)
+def test_a_command_line_error_shows_the_arguments_escaped(argv: list[str], capsys: Any) -> None:
+    """argparse echoes what was typed; the message must not be a terminal escape sequence."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert "error:" in err and not any(is_unsafe(c) for c in err.replace("\n", "")), err

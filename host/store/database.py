@@ -215,10 +215,14 @@ def migrate(conn: sqlite3.Connection, path: Path) -> None:
 def open_store(path: Path) -> sqlite3.Connection:
     """The store at ``path``, created if missing and migrated; StoreError says why it cannot be."""
     _prepare_file(path)
+    # SQLite's message about a damaged schema quotes its bytes, and Python's sqlite3 decodes that message
+    # as UTF-8 strictly: bytes flipped there come out as a UnicodeDecodeError, not a DatabaseError.
     try:
         conn = connect(path)
     except sqlite3.Error as exc:
         raise _cannot_open(path, exc) from None
+    except UnicodeDecodeError:
+        raise damaged(path, "its schema is not text SQLite can read") from None
     try:
         check_integrity(conn, path)
         migrate(conn, path)
@@ -228,6 +232,9 @@ def open_store(path: Path) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         conn.close()
         raise StoreError(path, f"cannot write: {reason_of(exc)}") from None
+    except UnicodeDecodeError:
+        conn.close()
+        raise damaged(path, "its schema is not text SQLite can read") from None
     return conn
 
 
@@ -253,6 +260,11 @@ def repair(path: Path) -> str:
         conn = connect(path)
     except sqlite3.Error as exc:
         raise _cannot_open(path, exc) from None
+    except UnicodeDecodeError:  # as in open_store
+        raise StoreError(
+            path,
+            "cannot repair: its schema is not text SQLite can read (sqlite3's .recover may save the games)",
+        ) from None
     try:
         if integrity_problem(conn) is None:
             return f"{path}: the store is sound; nothing to repair"

@@ -174,3 +174,24 @@ def test_an_unknown_status_breaks_a_constraint_and_is_said_at_open(tmp_path: Pat
     )
     with pytest.raises(StoreError, match="CHECK constraint failed"):
         open_desdemona(store)
+
+
+def test_a_schema_whose_text_is_not_utf8_is_said_damaged_in_one_line(tmp_path: Path) -> None:
+    """Bytes flipped in the schema's SQL: SQLite's complaint quotes them and Python's sqlite3 fails to
+    decode that (a UnicodeDecodeError, found by benchmarks/attacks/damage.py); it is a damaged store."""
+    store = tmp_path / "games.sqlite3"
+    two_moves(store)
+    with sqlite3.connect(store) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = bytearray(store.read_bytes())
+    at = data.index(b"PRIMARY KEY") + len(b"PRIMARY ")
+    data[at] = (
+        0xCB  # 'K' with one bit flipped: a lead byte without its continuation, in a token SQLite quotes
+    )
+    store.write_bytes(bytes(data))
+    with pytest.raises(StoreError) as refused:
+        open_desdemona(store)
+    message = str(refused.value)
+    assert "damaged" in message and "\n" not in message
+    repair = run_cli("history", "--journal", str(store), "repair")
+    assert repair.returncode != 0 and "cannot repair" in repair.stderr and "Traceback" not in repair.stderr
