@@ -32,15 +32,15 @@ from tests.pipeline.player import Person
 
 # (game, board, plies played on after the take-back)
 CASES = [
-    ("kingofrings", "kingofrings-hall", 20),
-    ("kingofrings", "kingofrings-reed", 20),
-    ("desdemona", "desdemona-hall", 20),
-    ("desdemona", "desdemona-reed", 20),
+    ("kingofrings", "kingofrings-hall", 14),
+    ("kingofrings", "kingofrings-reed", 14),
+    ("desdemona", "desdemona-hall", 12),
+    ("desdemona", "desdemona-reed", 12),
     ("spacetiles", "spacetiles-hall", 12),
     ("spacetiles", "spacetiles-reed", 12),
-    ("flipfour", "flipfour-hall", 20),
+    ("flipfour", "flipfour-hall", 14),
     ("flipfour", "flipfour-reed", 6),  # fewer: a turn quicker than its scan can stall a long game
-    ("go7", "go7-hall", 20),
+    ("go7", "go7-hall", 14),
     ("amazons", "amazons-hall", 16),
     ("amazons", "amazons-reed", 10),
 ]

@@ -20,7 +20,7 @@ from tests.pipeline.player import Person
 CASES = [
     ("kingofrings", "kingofrings-hall", 60),
     ("kingofrings", "kingofrings-reed", 30),
-    ("desdemona", "desdemona-hall", 200),
+    ("desdemona", "desdemona-hall", 100),
     ("desdemona", "desdemona-reed", 20),
     ("spacetiles", "spacetiles-hall", 60),
     ("spacetiles", "spacetiles-reed", 12),

@@ -119,6 +119,10 @@ def test_the_ais_capture_of_a_knight_with_its_ring_on_top_ends_in_the_ais_positi
 
         gestures(page, [("click", "d3"), ("click", "d4")])  # the ring onto the knight that won it
         page.wait_for_selector("#board [data-cell='d3']:not(.unseen)", timeout=WAIT_MS)
+        # d3 is clear as soon as the ring is in the hand; d4 is drawn with it once the hand puts it there.
+        page.wait_for_selector(
+            "#board [data-cell='d4'] .pieces .thing[data-thing='ring_silver']", timeout=WAIT_MS
+        )
         assert drawn(page)["d4"] == ("ring_bigblue", "knight:0", "ring_silver")
         # The knight's rings, in any order, are the game's: no note, no dotted cell, the same badge.
         assert page.is_hidden("#unseen") and marked(page, ".unseen") == set()
