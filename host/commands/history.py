@@ -13,7 +13,6 @@ import argparse
 import os
 import sqlite3
 import stat
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -46,7 +45,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export.add_argument("id", type=GAME_ID)
     export.add_argument(
         "--output", "-o", type=Path,
-        help="write the record to this regular file (replaced whole) instead of stdout",
+        help="write the record to this regular file (replaced whole, exactly as stored) instead of stdout "
+        "(where a terminal might act on characters in its names, so they are written as escapes)",
     )  # fmt: skip
     export.set_defaults(run=run_export)
     imp = actions.add_parser("import", help="add a text record or an old journal file to the store")
@@ -150,7 +150,8 @@ def run_export(args: argparse.Namespace) -> int:
     with store(args) as conn:
         record = _game(conn, args).record()
     if args.output is None:
-        sys.stdout.write(record.to_text())
+        for line in record.to_text().removesuffix("\n").split("\n"):
+            say(line)
         return 0
     _refuse_a_store(args.output)
     try:
