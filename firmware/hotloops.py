@@ -319,3 +319,42 @@ def cobs_decode_in_place(buf, length: int) -> int:
             data[out] = 0
             out += 1
     return out
+
+
+@micropython.viper
+def copy_rgb(strip, layout, src, off: int):
+    """leds.copy_rgb: RGB triplets from src[off:] into the strip's buffer in its wire order;
+    layout (array "i") holds bytes per LED, the red, green and blue offsets, first LED, count."""
+    out = ptr8(strip)
+    lay = ptr32(layout)
+    data = ptr8(src)
+    bpp = lay[0]
+    r = lay[1]
+    g = lay[2]
+    b = lay[3]
+    j = lay[4] * bpp
+    for _ in range(lay[5]):
+        out[j + r] = data[off]
+        out[j + g] = data[off + 1]
+        out[j + b] = data[off + 2]
+        off += 3
+        j += bpp
+
+
+@micropython.viper
+def crc32_matches(buf, end: int) -> bool:
+    """wire.crc32_matches: whether zlib's CRC-32 of buf[0:end] is the little-endian u32 at
+    buf[end] (bit by bit: no table, no big int, no slice allocated). The words are masked to
+    32 bits, as the unix port's are 64."""
+    data = ptr8(buf)
+    poly = (uint(0xEDB8) << 16) | uint(0x8320)
+    ones = (uint(0xFFFF) << 16) | uint(0xFFFF)
+    crc = ones
+    for i in range(end):
+        crc ^= uint(data[i])
+        for _ in range(8):
+            crc = (crc >> 1) ^ (poly & (uint(0) - (crc & 1)))
+    crc ^= ones
+    stored = uint(data[end]) | (uint(data[end + 1]) << 8) | (uint(data[end + 2]) << 16)
+    stored |= uint(data[end + 3]) << 24
+    return crc == stored

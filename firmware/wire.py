@@ -13,12 +13,21 @@ import sys
 
 from messages import PROTOCOL_VERSION
 
+
+def crc32_matches(buf, end):
+    """Whether zlib's CRC-32 of buf[0:end] is the little-endian u32 at buf[end]."""
+    return binascii.crc32(memoryview(buf)[:end]) == struct.unpack_from("<I", buf, end)[0]
+
+
 if sys.implementation.name == "micropython":
     from hotloops import cobs_decode_in_place as _decode_in_place
     from hotloops import cobs_encode_into as _encode_into
+    from hotloops import crc32_matches as _crc32_matches
 else:
     from cobs import decode_in_place as _decode_in_place
     from cobs import encode_into as _encode_into
+
+    _crc32_matches = crc32_matches
 
 try:
     from micropython import const
@@ -53,7 +62,6 @@ class FrameReceiver:
 
     def __init__(self, max_payload):
         self.buf = bytearray(encoded_capacity(max_payload))
-        self._view = memoryview(self.buf)
         self._capacity = len(self.buf)
         self._length = 0
         self._dropping = False
@@ -83,8 +91,7 @@ class FrameReceiver:
             return ERR_COBS
         if length < MIN_PAYLOAD:
             return ERR_SHORT
-        end = length - TRAILER
-        if binascii.crc32(self._view[:end]) != struct.unpack_from("<I", self.buf, end)[0]:
+        if not _crc32_matches(self.buf, length - TRAILER):
             return ERR_CRC
         return length
 

@@ -10,13 +10,16 @@ import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on
 
 # isort: split
 import array
+import binascii
 import random
+import struct
 
 import calibration
 import cobs
 import debounce
 import hall_scan
 import hotloops
+import leds
 import matrix_scan
 import messages
 import wire
@@ -131,6 +134,8 @@ def test_the_debouncers_run_the_viper_loops_under_micropython():
     check(matrix_scan._pack is hotloops.pack_rows_1bit, "DigitalSensor packs with hotloops")
     check(wire._encode_into is hotloops.cobs_encode_into, "frames out through hotloops.cobs_encode_into")
     check(wire._decode_in_place is hotloops.cobs_decode_in_place, "frames in through hotloops")
+    check(wire._crc32_matches is hotloops.crc32_matches, "frames in checked by hotloops.crc32_matches")
+    check(leds._copy_rgb is hotloops.copy_rgb, "LED frames copied by hotloops.copy_rgb")
 
 
 def _bytes(rng, length):
@@ -208,3 +213,39 @@ def test_pack_rows_1bit_matches_the_python_reference():
         end = messages.pack_rows_1bit(bits, rows, cols, expected, off)
         check(hotloops.pack_rows_1bit(_Rows(rows, cols, bits), got, off) == end, "end of the rows")
         check(got == expected, "packing of " + str(rows) + "x" + str(cols))
+
+
+def test_crc32_matches_matches_the_python_reference():
+    rng = _seeded(SEED + 7)
+    for _ in range(ROUNDS):
+        end = rng.choice((0, 1, 3, 4, rng.randint(0, 1030)))
+        buf = _bytes(rng, end + 4 + rng.randint(0, 3))
+        # The stored CRC right half the time (so that matching is tried), else a bit flipped in
+        # the data or in the stored CRC, or random bytes.
+        if rng.getrandbits(1):
+            struct.pack_into("<I", buf, end, binascii.crc32(buf[:end]))
+            if rng.getrandbits(1):
+                buf[rng.randint(0, end + 3)] ^= 1 << rng.getrandbits(3)
+        expected = wire.crc32_matches(buf, end)
+        check(hotloops.crc32_matches(buf, end) == expected, "CRC of " + str(end) + " bytes")
+
+
+def test_copy_rgb_matches_the_python_reference():
+    rng = _seeded(SEED + 8)
+    for _ in range(ROUNDS):
+        bpp = rng.choice((3, 4))
+        order = [0, 1, 2, 3][:bpp]
+        for i in range(bpp - 1, 0, -1):  # a random wire order (GRB, RGB, GRBW, ...)
+            j = rng.randint(0, i)
+            order[i], order[j] = order[j], order[i]
+        leds_count = rng.randint(1, 300)
+        first = rng.randint(0, leds_count - 1)
+        count = rng.randint(0, leds_count - first)
+        layout = array.array("i", (bpp, order[0], order[1], order[2], first, count))
+        off = rng.randint(0, 8)
+        src = _bytes(rng, off + 3 * count)
+        expected = _bytes(rng, leds_count * bpp)
+        got = bytearray(expected)
+        leds.copy_rgb(expected, layout, src, off)
+        hotloops.copy_rgb(got, layout, src, off)
+        check(got == expected, "LEDs " + str(first) + "+" + str(count) + " of " + str(leds_count))
