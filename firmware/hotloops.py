@@ -358,3 +358,27 @@ def crc32_matches(buf, end: int) -> bool:
     stored = uint(data[end]) | (uint(data[end + 1]) << 8) | (uint(data[end + 2]) << 16)
     stored |= uint(data[end + 3]) << 24
     return crc == stored
+
+
+@micropython.viper
+def collect_frame(receiver, src, start: int, end: int) -> int:
+    """wire.collect: src[start:end] appended to a FrameReceiver's frame up to the first delimiter
+    or overflowing byte; its index, or end (an overlong frame's bytes skipped)."""
+    data = ptr8(src)
+    i = start
+    if bool(receiver._dropping):
+        while i < end and data[i]:
+            i += 1
+        return i
+    buf = ptr8(receiver.buf)
+    length = int(receiver._length)
+    capacity = int(receiver._capacity)
+    while i < end:
+        byte = data[i]
+        if not byte or length == capacity:
+            break
+        buf[length] = byte
+        length += 1
+        i += 1
+    receiver._length = length
+    return i

@@ -4,7 +4,7 @@ import select
 
 
 class UsbPort:
-    """read_byte() returns -1 at once when nothing is waiting.
+    """read_into() returns 0 at once when nothing is waiting.
 
     poll_stream is what select.poll watches (sys.stdin); reader and writer are
     the binary streams (sys.stdin.buffer, sys.stdout.buffer). A write the port
@@ -18,15 +18,28 @@ class UsbPort:
         self._writer = writer
         self._byte = bytearray(1)
 
-    def read_byte(self):
-        for _stream, events in self._poll.ipoll(0):
-            if events & select.POLLIN:
-                try:
-                    if self._reader.readinto(self._byte, 1):
-                        return self._byte[0]
-                except OSError:
-                    return -1
-        return -1
+    def read_into(self, buf, limit):
+        """Up to limit of the bytes waiting into buf from index 0; how many (0: none waiting).
+        One at a time, each after the poll has seen one: a readinto of more would wait for
+        them all."""
+        poll = self._poll
+        reader = self._reader
+        byte = self._byte
+        n = 0
+        while n < limit:
+            ready = 0
+            for _stream, events in poll.ipoll(0):
+                ready = events & select.POLLIN
+            if not ready:
+                break
+            try:
+                if not reader.readinto(byte, 1):
+                    break
+            except OSError:
+                break
+            buf[n] = byte[0]
+            n += 1
+        return n
 
     def write(self, buf, length):
         try:  # noqa: SIM105 (MicroPython has no contextlib)

@@ -19,14 +19,39 @@ def crc32_matches(buf, end):
     return binascii.crc32(memoryview(buf)[:end]) == struct.unpack_from("<I", buf, end)[0]
 
 
+def collect(receiver, src, start, end):
+    """Append src[start:end] to the frame receiver collects, up to the first byte push has
+    something to say about (a delimiter, or a byte that overflows the buffer); its index, or
+    end. While dropping an overlong frame, its bytes are skipped."""
+    i = start
+    if receiver._dropping:
+        while i < end and src[i]:
+            i += 1
+        return i
+    buf = receiver.buf
+    length = receiver._length
+    capacity = receiver._capacity
+    while i < end:
+        byte = src[i]
+        if not byte or length == capacity:
+            break
+        buf[length] = byte
+        length += 1
+        i += 1
+    receiver._length = length
+    return i
+
+
 if sys.implementation.name == "micropython":
     from hotloops import cobs_decode_in_place as _decode_in_place
     from hotloops import cobs_encode_into as _encode_into
+    from hotloops import collect_frame as _collect
     from hotloops import crc32_matches as _crc32_matches
 else:
     from cobs import decode_in_place as _decode_in_place
     from cobs import encode_into as _encode_into
 
+    _collect = collect
     _crc32_matches = crc32_matches
 
 try:
@@ -65,6 +90,18 @@ class FrameReceiver:
         self._capacity = len(self.buf)
         self._length = 0
         self._dropping = False
+        self.result = 0
+
+    def feed(self, src, start, end):
+        """Feed src[start:end] up to and including the first byte that ends a frame or
+        overflows the buffer; return the index after the bytes taken. What push would have
+        returned for that byte is in result (0 when there was none)."""
+        at = _collect(self, src, start, end)
+        if at == end:
+            self.result = 0
+            return end
+        self.result = self.push(src[at])
+        return at + 1
 
     def push(self, byte):
         """Feed one byte. Returns the payload length (>= MIN_PAYLOAD) when a

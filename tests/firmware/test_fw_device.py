@@ -167,23 +167,24 @@ def test_reading_commands_never_takes_more_than_a_bounded_number_of_bytes_per_pe
 
 
 def test_a_period_reads_commands_only_while_its_time_lasts():
-    # Each byte costs 150 us here (as bytecode does on the emulated Pico): a 1 ms period reads the
-    # bytes it starts before its deadline (at 0, 150, ..., 900 us: 7), a period already late reads
-    # RX_BYTES_LATE (4), so a burst of commands still drains.
+    # Each byte costs 150 us here (as bytecode did on the emulated Pico): a 1 ms period reads the
+    # RX_BYTES_LATE (4) bytes at a time it starts before its deadline (at 0 and 600 us: 8), a
+    # period already late reads 4, so a burst of commands still drains.
     dev, port = _device(reed_config(led_pin=20, led_count=300))
     clock = dev.clock
-    read = port.read_byte
+    read = port.read_into
 
-    def slow_read():
-        clock.advance(150)
-        return read()
+    def slow_read(buf, limit):
+        count = read(buf, limit)
+        clock.advance(150 * count)
+        return count
 
-    port.read_byte = slow_read
+    port.read_into = slow_read
     port.incoming.extend(_command(messages.LED_FRAME, struct.pack("<BH", 1, 0) + bytes(3 * 300)))
     waiting = len(port.incoming)
     dev.step()
     check(
-        waiting - len(port.incoming) == 7, "bytes read in a 1 ms period: " + str(waiting - len(port.incoming))
+        waiting - len(port.incoming) == 8, "bytes read in a 1 ms period: " + str(waiting - len(port.incoming))
     )
     clock.advance(5000)  # the next period starts late
     waiting = len(port.incoming)

@@ -134,6 +134,7 @@ def test_the_debouncers_run_the_viper_loops_under_micropython():
     check(matrix_scan._pack is hotloops.pack_rows_1bit, "DigitalSensor packs with hotloops")
     check(wire._encode_into is hotloops.cobs_encode_into, "frames out through hotloops.cobs_encode_into")
     check(wire._decode_in_place is hotloops.cobs_decode_in_place, "frames in through hotloops")
+    check(wire._collect is hotloops.collect_frame, "frames collected by hotloops.collect_frame")
     check(wire._crc32_matches is hotloops.crc32_matches, "frames in checked by hotloops.crc32_matches")
     check(leds._copy_rgb is hotloops.copy_rgb, "LED frames copied by hotloops.copy_rgb")
 
@@ -249,3 +250,25 @@ def test_copy_rgb_matches_the_python_reference():
         leds.copy_rgb(expected, layout, src, off)
         hotloops.copy_rgb(got, layout, src, off)
         check(got == expected, "LEDs " + str(first) + "+" + str(count) + " of " + str(leds_count))
+
+
+def _receiver_state(receiver):
+    return (bytes(receiver.buf[: receiver._length]), receiver._length, receiver._dropping)
+
+
+def test_collect_frame_matches_the_python_reference():
+    rng = _seeded(SEED + 9)
+    for _ in range(ROUNDS):
+        capacity = rng.randint(1, 40)
+        reference = wire.FrameReceiver(capacity)
+        viper = wire.FrameReceiver(capacity)
+        for chunk in range(8):
+            src = _bytes(rng, rng.randint(0, 12))
+            start = rng.randint(0, len(src))
+            end = rng.randint(start, len(src))
+            at = wire.collect(reference, src, start, end)
+            where = "chunk " + str(chunk) + " into " + str(_receiver_state(reference))
+            check(hotloops.collect_frame(viper, src, start, end) == at, where + ": the index")
+            check(_receiver_state(viper) == _receiver_state(reference), where + ": the state differs")
+            if at < end:  # the byte collect stopped at, as feed hands it to push (both receivers)
+                check(reference.push(src[at]) == viper.push(src[at]), where + ": push")
