@@ -342,10 +342,10 @@ def copy_rgb(strip, layout, src, off: int):
 
 
 @micropython.viper
-def crc32_matches(buf, end: int) -> bool:
-    """wire.crc32_matches: whether zlib's CRC-32 of buf[0:end] is the little-endian u32 at
-    buf[end] (bit by bit: no table, no big int, no slice allocated). The words are masked to
-    32 bits, as the unix port's are 64."""
+def crc32_into(buf, end: int) -> bool:
+    """wire.crc32_into: zlib's CRC-32 of buf[0:end] written little-endian at buf[end]; whether
+    those four bytes held it already (bit by bit: no table, no big int, no slice allocated).
+    The words are masked to 32 bits, as the unix port's are 64."""
     data = ptr8(buf)
     poly = (uint(0xEDB8) << 16) | uint(0x8320)
     ones = (uint(0xFFFF) << 16) | uint(0xFFFF)
@@ -355,9 +355,13 @@ def crc32_matches(buf, end: int) -> bool:
         for _ in range(8):
             crc = (crc >> 1) ^ (poly & (uint(0) - (crc & 1)))
     crc ^= ones
-    stored = uint(data[end]) | (uint(data[end + 1]) << 8) | (uint(data[end + 2]) << 16)
-    stored |= uint(data[end + 3]) << 24
-    return crc == stored
+    held = True
+    for k in range(4):
+        byte = (crc >> (8 * k)) & 0xFF
+        if uint(data[end + k]) != byte:
+            held = False
+            data[end + k] = byte
+    return held
 
 
 @micropython.viper

@@ -14,9 +14,13 @@ import sys
 from messages import PROTOCOL_VERSION
 
 
-def crc32_matches(buf, end):
-    """Whether zlib's CRC-32 of buf[0:end] is the little-endian u32 at buf[end]."""
-    return binascii.crc32(memoryview(buf)[:end]) == struct.unpack_from("<I", buf, end)[0]
+def crc32_into(buf, end):
+    """Write zlib's CRC-32 of buf[0:end] little-endian at buf[end]; whether those four bytes
+    held it already (a frame received intact)."""
+    crc = binascii.crc32(memoryview(buf)[:end])
+    held = struct.unpack_from("<I", buf, end)[0] == crc
+    struct.pack_into("<I", buf, end, crc)
+    return held
 
 
 def collect(receiver, src, start, end):
@@ -46,13 +50,13 @@ if sys.implementation.name == "micropython":
     from hotloops import cobs_decode_in_place as _decode_in_place
     from hotloops import cobs_encode_into as _encode_into
     from hotloops import collect_frame as _collect
-    from hotloops import crc32_matches as _crc32_matches
+    from hotloops import crc32_into as _crc32_into
 else:
     from cobs import decode_in_place as _decode_in_place
     from cobs import encode_into as _encode_into
 
     _collect = collect
-    _crc32_matches = crc32_matches
+    _crc32_into = crc32_into
 
 try:
     from micropython import const
@@ -128,7 +132,7 @@ class FrameReceiver:
             return ERR_COBS
         if length < MIN_PAYLOAD:
             return ERR_SHORT
-        if not _crc32_matches(self.buf, length - TRAILER):
+        if not _crc32_into(self.buf, length - TRAILER):
             return ERR_CRC
         return length
 
@@ -139,7 +143,6 @@ class FrameWriter:
 
     def __init__(self, max_payload):
         self.payload = bytearray(max_payload)
-        self._view = memoryview(self.payload)
         self.frame = bytearray(encoded_capacity(max_payload))
         self.max_body = max_payload - HEADER - TRAILER
         self.seq = 0
@@ -149,7 +152,7 @@ class FrameWriter:
         number of bytes of frame to send (both delimiters included)."""
         struct.pack_into("<BBH", self.payload, 0, PROTOCOL_VERSION, msg_type, self.seq)
         self.seq = (self.seq + 1) & 0xFFFF
-        struct.pack_into("<I", self.payload, body_end, binascii.crc32(self._view[:body_end]))
+        _crc32_into(self.payload, body_end)
         frame = self.frame
         frame[0] = 0
         n = _encode_into(self.payload, body_end + TRAILER, frame, 1)

@@ -135,7 +135,7 @@ def test_the_debouncers_run_the_viper_loops_under_micropython():
     check(wire._encode_into is hotloops.cobs_encode_into, "frames out through hotloops.cobs_encode_into")
     check(wire._decode_in_place is hotloops.cobs_decode_in_place, "frames in through hotloops")
     check(wire._collect is hotloops.collect_frame, "frames collected by hotloops.collect_frame")
-    check(wire._crc32_matches is hotloops.crc32_matches, "frames in checked by hotloops.crc32_matches")
+    check(wire._crc32_into is hotloops.crc32_into, "frames checked and signed by hotloops.crc32_into")
     check(leds._copy_rgb is hotloops.copy_rgb, "LED frames copied by hotloops.copy_rgb")
 
 
@@ -216,19 +216,21 @@ def test_pack_rows_1bit_matches_the_python_reference():
         check(got == expected, "packing of " + str(rows) + "x" + str(cols))
 
 
-def test_crc32_matches_matches_the_python_reference():
+def test_crc32_into_matches_the_python_reference():
     rng = _seeded(SEED + 7)
     for _ in range(ROUNDS):
         end = rng.choice((0, 1, 3, 4, rng.randint(0, 1030)))
         buf = _bytes(rng, end + 4 + rng.randint(0, 3))
-        # The stored CRC right half the time (so that matching is tried), else a bit flipped in
-        # the data or in the stored CRC, or random bytes.
+        # The CRC in place half the time (a frame received intact), else a bit flipped in the
+        # data or in the CRC, or random bytes.
         if rng.getrandbits(1):
             struct.pack_into("<I", buf, end, binascii.crc32(buf[:end]))
             if rng.getrandbits(1):
                 buf[rng.randint(0, end + 3)] ^= 1 << rng.getrandbits(3)
-        expected = wire.crc32_matches(buf, end)
-        check(hotloops.crc32_matches(buf, end) == expected, "CRC of " + str(end) + " bytes")
+        expected = bytearray(buf)
+        held = wire.crc32_into(expected, end)
+        check(hotloops.crc32_into(buf, end) == held, "CRC of " + str(end) + " bytes held")
+        check(buf == expected, "CRC of " + str(end) + " bytes written")
 
 
 def test_copy_rgb_matches_the_python_reference():
