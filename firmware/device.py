@@ -11,6 +11,7 @@ answers HELLO_REQ (status "config invalid"), logs the reason and sends
 heartbeats, so the host can tell the user what to fix.
 """
 
+import array
 import os
 import sys
 import time
@@ -81,6 +82,7 @@ class Device:
         self.clock = clock
         self.rx = wire.FrameReceiver(MAX_RX_PAYLOAD)
         self._incoming = bytearray(RX_BYTES_LATE)
+        self._led_header = array.array("i", (0, 0, 0))
         self.tx = wire.FrameWriter(MAX_TX_PAYLOAD)
         if boot_id is None:
             boot_id = int.from_bytes(os.urandom(4), "little")
@@ -332,7 +334,7 @@ class Device:
         if buf[0] != PROTOCOL_VERSION:
             problem = f"protocol version {buf[0]}, expected {PROTOCOL_VERSION}"
             self._nak(seq, msg_type, REASON_BAD_VERSION, problem)
-        elif msg_type in (HELLO_REQ, GET_STATE):
+        elif msg_type == HELLO_REQ or msg_type == GET_STATE:  # noqa: SIM109 (a tuple would be built each time)
             if body:
                 self._nak(seq, msg_type, REASON_BAD_LENGTH, f"this command has no body, got {body} bytes")
             elif msg_type == HELLO_REQ:
@@ -382,11 +384,13 @@ class Device:
         if leds is None:
             self._nak(seq, LED_FRAME, REASON_NO_LEDS, "the Pico drives no LEDs here (led_pin is null)")
             return
-        header = messages.parse_led_header(self.rx.buf, wire.HEADER, body)
-        if header is None:
+        header = self._led_header
+        if not messages.parse_led_header(self.rx.buf, wire.HEADER, body, header):
             self._nak(seq, LED_FRAME, REASON_BAD_LENGTH, f"LED_FRAME is 3 bytes then 3 per LED, got {body}")
             return
-        flags, first, count = header
+        flags = header[0]
+        first = header[1]
+        count = header[2]
         if first + count > leds.count:
             self._nak(
                 seq,
