@@ -34,6 +34,7 @@ _ADC_CS = const(0)
 _ADC_RESULT = const(1)
 _ADC_CS_READY = const(0x100)
 _TIMERAWL = const(10)
+_POLLIN = const(1)  # select.POLLIN
 
 
 @micropython.viper
@@ -386,3 +387,29 @@ def collect_frame(receiver, src, start: int, end: int) -> int:
         i += 1
     receiver._length = length
     return i
+
+
+@micropython.viper
+def read_waiting(port, buf, limit: int) -> int:
+    """usb_port.read_waiting: up to limit of the bytes waiting on a UsbPort into buf, one poll
+    and one 1-byte readinto each (the calls are the port's; the loop around them is compiled)."""
+    out = ptr8(buf)
+    poll = port._poll
+    reader = port._reader
+    byte = port._byte
+    one = ptr8(byte)
+    n = 0
+    while n < limit:
+        ready = 0
+        for entry in poll.ipoll(0):
+            ready = int(entry[1]) & _POLLIN
+        if not ready:
+            break
+        try:
+            if not reader.readinto(byte, 1):
+                break
+        except OSError:
+            break
+        out[n] = one[0]
+        n += 1
+    return n

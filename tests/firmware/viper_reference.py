@@ -12,6 +12,7 @@ import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on
 import array
 import binascii
 import random
+import select
 import struct
 
 import calibration
@@ -22,6 +23,7 @@ import hotloops
 import leds
 import matrix_scan
 import messages
+import usb_port
 import wire
 from fwtest import check
 
@@ -136,6 +138,7 @@ def test_the_debouncers_run_the_viper_loops_under_micropython():
     check(wire._decode_in_place is hotloops.cobs_decode_in_place, "frames in through hotloops")
     check(wire._collect is hotloops.collect_frame, "frames collected by hotloops.collect_frame")
     check(wire._crc32_into is hotloops.crc32_into, "frames checked and signed by hotloops.crc32_into")
+    check(usb_port._read_waiting is hotloops.read_waiting, "the USB port read by hotloops.read_waiting")
     check(leds._copy_rgb is hotloops.copy_rgb, "LED frames copied by hotloops.copy_rgb")
 
 
@@ -274,3 +277,56 @@ def test_collect_frame_matches_the_python_reference():
             check(_receiver_state(viper) == _receiver_state(reference), where + ": the state differs")
             if at < end:  # the byte collect stopped at, as feed hands it to push (both receivers)
                 check(reference.push(src[at]) == viper.push(src[at]), where + ": push")
+
+
+class _WaitingBytes:
+    """What read_waiting uses of a UsbPort (_poll, _reader, _byte), over bytes waiting that
+    sometimes stop early: a poll that sees only a hang-up, a readinto that gets nothing or fails."""
+
+    def __init__(self, data, trouble):
+        self.data = data
+        self.at = 0
+        self.trouble = trouble  # (index, kind) or None
+        self._poll = self
+        self._reader = self
+        self._byte = bytearray(1)
+        self._entry = [(None, 0)]
+
+    def _kind(self):
+        if self.trouble is not None and self.trouble[0] == self.at:
+            return self.trouble[1]
+        return None
+
+    def ipoll(self, timeout):
+        if self.at == len(self.data) or self._kind() == "empty poll":
+            return []
+        self._entry[0] = (None, select.POLLHUP if self._kind() == "hang-up" else select.POLLIN)
+        return self._entry
+
+    def readinto(self, buf, n):
+        kind = self._kind()
+        if kind == "error":
+            raise OSError(5)
+        if kind == "nothing":
+            return 0 if self.at % 2 else None
+        buf[0] = self.data[self.at]
+        self.at += 1
+        return 1
+
+
+def test_read_waiting_matches_the_python_reference():
+    rng = _seeded(SEED + 10)
+    for _ in range(ROUNDS):
+        data = _bytes(rng, rng.randint(0, 40))
+        trouble = None
+        if rng.getrandbits(1):
+            trouble = (rng.randint(0, len(data)), rng.choice(("empty poll", "hang-up", "nothing", "error")))
+        limit = rng.randint(0, 48)
+        reference = _WaitingBytes(data, trouble)
+        viper = _WaitingBytes(data, trouble)
+        expected = bytearray(48)
+        got = bytearray(48)
+        count = usb_port.read_waiting(reference, expected, limit)
+        where = str(len(data)) + " bytes, limit " + str(limit) + ", " + str(trouble)
+        check(hotloops.read_waiting(viper, got, limit) == count, where + ": the count")
+        check(got == expected and viper.at == reference.at, where + ": the bytes read")
