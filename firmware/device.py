@@ -63,11 +63,12 @@ except ImportError:
 FIRMWARE_VERSION = (0, 1, 0)
 MAX_RX_PAYLOAD = 1024
 MAX_TX_PAYLOAD = 320
-# A received byte costs the bytecode that reads it from the USB port ~0.1 ms at 125 MHz (measured on
-# the emulated Pico; the frame decoder, hotloops.collect_frame, a few us): a 19-LED frame read in
-# one period would hold the scan for ~7 ms. A period reads at most 32 bytes, RX_BYTES_LATE at a
-# time and beyond the first RX_BYTES_LATE only while its time lasts, so a frame coming in delays
-# the next scan by a few bytes' worth at most and still moves on when periods run late.
+# Reading commands holds the scan: read and collected in bytecode, a received byte cost 0.1-0.5 ms
+# at 125 MHz (measured on the emulated Pico), and a 19-LED frame read in one period held the scan
+# ~40 ms; the viper loops (hotloops.read_waiting, collect_frame) cut that, but the USB port's calls
+# stay, one poll and one read a byte. A period reads at most 32 bytes, RX_BYTES_LATE at a time and
+# beyond the first RX_BYTES_LATE only while its time lasts, so a frame coming in delays the next
+# scan by a few bytes' worth at most and still moves on when periods run late.
 RX_BYTES_PER_PERIOD = 32
 RX_BYTES_LATE = 4
 
