@@ -11,6 +11,7 @@ answers HELLO_REQ (status "config invalid"), logs the reason and sends
 heartbeats, so the host can tell the user what to fix.
 """
 
+import array
 import os
 import sys
 import time
@@ -62,23 +63,27 @@ except ImportError:
 FIRMWARE_VERSION = (0, 1, 0)
 MAX_RX_PAYLOAD = 1024
 MAX_TX_PAYLOAD = 320
-# A received byte costs the bytecode 0.1-0.5 ms at 125 MHz (measured on the emulated Pico): a
-# 19-LED frame read in one period held the scan ~40 ms. A period reads at most 32 bytes, and
-# beyond the first 4 only while its time lasts, so a frame coming in delays the next scan by
-# 4 bytes' worth at most (~0.6 ms on the emulated Pico) and still moves on when periods run late.
+# Reading commands holds the scan: read and collected in bytecode, a received byte cost 0.1-0.5 ms
+# at 125 MHz (measured on the emulated Pico), and a 19-LED frame read in one period held the scan
+# ~40 ms; the viper loops (hotloops.read_waiting, collect_frame) cut that, but the USB port's calls
+# stay, one poll and one read a byte. A period reads at most 32 bytes, RX_BYTES_LATE at a time and
+# beyond the first RX_BYTES_LATE only while its time lasts, so a frame coming in delays the next
+# scan by a few bytes' worth at most and still moves on when periods run late.
 RX_BYTES_PER_PERIOD = 32
 RX_BYTES_LATE = 4
 
 
 class Device:
-    """One board's firmware. port has read_byte() -> int (-1 when nothing is
-    waiting) and write(buf, length); clock has MicroPython's ticks_* and
+    """One board's firmware. port has read_into(buf, limit) -> int (the bytes waiting, up
+    to limit, read into buf; 0 when none are) and write(buf, length); clock has MicroPython's ticks_* and
     sleep_us (the time module on the device)."""
 
     def __init__(self, port, clock, config, config_error=None, boot_id=None):
         self.port = port
         self.clock = clock
         self.rx = wire.FrameReceiver(MAX_RX_PAYLOAD)
+        self._incoming = bytearray(RX_BYTES_LATE)
+        self._led_header = array.array("i", (0, 0, 0))
         self.tx = wire.FrameWriter(MAX_TX_PAYLOAD)
         if boot_id is None:
             boot_id = int.from_bytes(os.urandom(4), "little")
@@ -301,20 +306,26 @@ class Device:
         port = self.port
         rx = self.rx
         clock = self.clock
+        incoming = self._incoming
         until = clock.ticks_add(self._deadline, self.scan_period_us)
-        for i in range(RX_BYTES_PER_PERIOD):
-            if i >= RX_BYTES_LATE and clock.ticks_diff(until, clock.ticks_us()) <= 0:
+        read = 0
+        while read < RX_BYTES_PER_PERIOD:
+            if read and clock.ticks_diff(until, clock.ticks_us()) <= 0:
                 return
-            byte = port.read_byte()
-            if byte < 0:
+            count = port.read_into(incoming, RX_BYTES_LATE)
+            if not count:
                 return
-            length = rx.push(byte)
-            if length > 0:
-                self._obey(length)
-            elif length == wire.ERR_OVERFLOW:
-                self.rx_overflows += 1
-            elif length < 0:
-                self.rx_rejected += 1
+            read += count
+            at = 0
+            while at < count:
+                at = rx.feed(incoming, at, count)
+                length = rx.result
+                if length > 0:
+                    self._obey(length)
+                elif length == wire.ERR_OVERFLOW:
+                    self.rx_overflows += 1
+                elif length < 0:
+                    self.rx_rejected += 1
 
     def _obey(self, length):
         buf = self.rx.buf
@@ -324,7 +335,7 @@ class Device:
         if buf[0] != PROTOCOL_VERSION:
             problem = f"protocol version {buf[0]}, expected {PROTOCOL_VERSION}"
             self._nak(seq, msg_type, REASON_BAD_VERSION, problem)
-        elif msg_type in (HELLO_REQ, GET_STATE):
+        elif msg_type == HELLO_REQ or msg_type == GET_STATE:  # noqa: SIM109 (a tuple would be built each time)
             if body:
                 self._nak(seq, msg_type, REASON_BAD_LENGTH, f"this command has no body, got {body} bytes")
             elif msg_type == HELLO_REQ:
@@ -374,11 +385,13 @@ class Device:
         if leds is None:
             self._nak(seq, LED_FRAME, REASON_NO_LEDS, "the Pico drives no LEDs here (led_pin is null)")
             return
-        header = messages.parse_led_header(self.rx.buf, wire.HEADER, body)
-        if header is None:
+        header = self._led_header
+        if not messages.parse_led_header(self.rx.buf, wire.HEADER, body, header):
             self._nak(seq, LED_FRAME, REASON_BAD_LENGTH, f"LED_FRAME is 3 bytes then 3 per LED, got {body}")
             return
-        flags, first, count = header
+        flags = header[0]
+        first = header[1]
+        count = header[2]
         if first + count > leds.count:
             self._nak(
                 seq,

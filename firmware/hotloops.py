@@ -34,6 +34,7 @@ _ADC_CS = const(0)
 _ADC_RESULT = const(1)
 _ADC_CS_READY = const(0x100)
 _TIMERAWL = const(10)
+_POLLIN = const(1)  # select.POLLIN
 
 
 @micropython.viper
@@ -319,3 +320,96 @@ def cobs_decode_in_place(buf, length: int) -> int:
             data[out] = 0
             out += 1
     return out
+
+
+@micropython.viper
+def copy_rgb(strip, layout, src, off: int):
+    """leds.copy_rgb: RGB triplets from src[off:] into the strip's buffer in its wire order;
+    layout (array "i") holds bytes per LED, the red, green and blue offsets, first LED, count."""
+    out = ptr8(strip)
+    lay = ptr32(layout)
+    data = ptr8(src)
+    bpp = lay[0]
+    r = lay[1]
+    g = lay[2]
+    b = lay[3]
+    j = lay[4] * bpp
+    for _ in range(lay[5]):
+        out[j + r] = data[off]
+        out[j + g] = data[off + 1]
+        out[j + b] = data[off + 2]
+        off += 3
+        j += bpp
+
+
+@micropython.viper
+def crc32_into(buf, end: int) -> bool:
+    """wire.crc32_into: zlib's CRC-32 of buf[0:end] written little-endian at buf[end]; whether
+    those four bytes held it already (bit by bit: no table, no big int, no slice allocated).
+    The words are masked to 32 bits, as the unix port's are 64."""
+    data = ptr8(buf)
+    poly = (uint(0xEDB8) << 16) | uint(0x8320)
+    ones = (uint(0xFFFF) << 16) | uint(0xFFFF)
+    crc = ones
+    for i in range(end):
+        crc ^= uint(data[i])
+        for _ in range(8):
+            crc = (crc >> 1) ^ (poly & (uint(0) - (crc & 1)))
+    crc ^= ones
+    held = True
+    for k in range(4):
+        byte = (crc >> (8 * k)) & 0xFF
+        if uint(data[end + k]) != byte:
+            held = False
+            data[end + k] = byte
+    return held
+
+
+@micropython.viper
+def collect_frame(receiver, src, start: int, end: int) -> int:
+    """wire.collect: src[start:end] appended to a FrameReceiver's frame up to the first delimiter
+    or overflowing byte; its index, or end (an overlong frame's bytes skipped)."""
+    data = ptr8(src)
+    i = start
+    if bool(receiver._dropping):
+        while i < end and data[i]:
+            i += 1
+        return i
+    buf = ptr8(receiver.buf)
+    length = int(receiver._length)
+    capacity = int(receiver._capacity)
+    while i < end:
+        byte = data[i]
+        if not byte or length == capacity:
+            break
+        buf[length] = byte
+        length += 1
+        i += 1
+    receiver._length = length
+    return i
+
+
+@micropython.viper
+def read_waiting(port, buf, limit: int) -> int:
+    """usb_port.read_waiting: up to limit of the bytes waiting on a UsbPort into buf, one poll
+    and one 1-byte readinto each (the calls are the port's; the loop around them is compiled)."""
+    out = ptr8(buf)
+    poll = port._poll
+    reader = port._reader
+    byte = port._byte
+    one = ptr8(byte)
+    n = 0
+    while n < limit:
+        ready = 0
+        for entry in poll.ipoll(0):
+            ready = int(entry[1]) & _POLLIN
+        if not ready:
+            break
+        try:
+            if not reader.readinto(byte, 1):
+                break
+        except OSError:
+            break
+        out[n] = one[0]
+        n += 1
+    return n

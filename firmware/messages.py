@@ -197,9 +197,12 @@ def parse_set_config(buf, off, length):
     return struct.unpack_from("<HHH", buf, off)
 
 
-def parse_led_header(buf, off, length):
-    """LED_FRAME body -> (flags, first_led, count), or None when the length is wrong."""
+def parse_led_header(buf, off, length, out):
+    """LED_FRAME body -> flags, first_led, count in out[0:3] (a preallocated array, so that
+    nothing is allocated a frame); False when the length is wrong."""
     if length < 3 or (length - 3) % 3:
-        return None
-    flags, first = struct.unpack_from("<BH", buf, off)
-    return flags, first, (length - 3) // 3
+        return False
+    out[0] = buf[off]
+    out[1] = buf[off + 1] | (buf[off + 2] << 8)
+    out[2] = (length - 3) // 3
+    return True

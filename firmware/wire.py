@@ -13,12 +13,50 @@ import sys
 
 from messages import PROTOCOL_VERSION
 
+
+def crc32_into(buf, end):
+    """Write zlib's CRC-32 of buf[0:end] little-endian at buf[end]; whether those four bytes
+    held it already (a frame received intact)."""
+    crc = binascii.crc32(memoryview(buf)[:end])
+    held = struct.unpack_from("<I", buf, end)[0] == crc
+    struct.pack_into("<I", buf, end, crc)
+    return held
+
+
+def collect(receiver, src, start, end):
+    """Append src[start:end] to the frame receiver collects, up to the first byte push has
+    something to say about (a delimiter, or a byte that overflows the buffer); its index, or
+    end. While dropping an overlong frame, its bytes are skipped."""
+    i = start
+    if receiver._dropping:
+        while i < end and src[i]:
+            i += 1
+        return i
+    buf = receiver.buf
+    length = receiver._length
+    capacity = receiver._capacity
+    while i < end:
+        byte = src[i]
+        if not byte or length == capacity:
+            break
+        buf[length] = byte
+        length += 1
+        i += 1
+    receiver._length = length
+    return i
+
+
 if sys.implementation.name == "micropython":
     from hotloops import cobs_decode_in_place as _decode_in_place
     from hotloops import cobs_encode_into as _encode_into
+    from hotloops import collect_frame as _collect
+    from hotloops import crc32_into as _crc32_into
 else:
     from cobs import decode_in_place as _decode_in_place
     from cobs import encode_into as _encode_into
+
+    _collect = collect
+    _crc32_into = crc32_into
 
 try:
     from micropython import const
@@ -53,10 +91,21 @@ class FrameReceiver:
 
     def __init__(self, max_payload):
         self.buf = bytearray(encoded_capacity(max_payload))
-        self._view = memoryview(self.buf)
         self._capacity = len(self.buf)
         self._length = 0
         self._dropping = False
+        self.result = 0
+
+    def feed(self, src, start, end):
+        """Feed src[start:end] up to and including the first byte that ends a frame or
+        overflows the buffer; return the index after the bytes taken. What push would have
+        returned for that byte is in result (0 when there was none)."""
+        at = _collect(self, src, start, end)
+        if at == end:
+            self.result = 0
+            return end
+        self.result = self.push(src[at])
+        return at + 1
 
     def push(self, byte):
         """Feed one byte. Returns the payload length (>= MIN_PAYLOAD) when a
@@ -83,8 +132,7 @@ class FrameReceiver:
             return ERR_COBS
         if length < MIN_PAYLOAD:
             return ERR_SHORT
-        end = length - TRAILER
-        if binascii.crc32(self._view[:end]) != struct.unpack_from("<I", self.buf, end)[0]:
+        if not _crc32_into(self.buf, length - TRAILER):
             return ERR_CRC
         return length
 
@@ -95,7 +143,6 @@ class FrameWriter:
 
     def __init__(self, max_payload):
         self.payload = bytearray(max_payload)
-        self._view = memoryview(self.payload)
         self.frame = bytearray(encoded_capacity(max_payload))
         self.max_body = max_payload - HEADER - TRAILER
         self.seq = 0
@@ -105,7 +152,7 @@ class FrameWriter:
         number of bytes of frame to send (both delimiters included)."""
         struct.pack_into("<BBH", self.payload, 0, PROTOCOL_VERSION, msg_type, self.seq)
         self.seq = (self.seq + 1) & 0xFFFF
-        struct.pack_into("<I", self.payload, body_end, binascii.crc32(self._view[:body_end]))
+        _crc32_into(self.payload, body_end)
         frame = self.frame
         frame[0] = 0
         n = _encode_into(self.payload, body_end + TRAILER, frame, 1)

@@ -66,12 +66,11 @@ class FakePort:
         self.incoming = bytearray()
         self.sent = bytearray()
 
-    def read_byte(self):
-        if not self.incoming:
-            return -1
-        byte = self.incoming[0]
-        self.incoming = self.incoming[1:]
-        return byte
+    def read_into(self, buf, limit):
+        count = min(limit, len(self.incoming))
+        buf[:count] = self.incoming[:count]
+        self.incoming = self.incoming[count:]
+        return count
 
     def write(self, buf, length):
         self.sent.extend(bytes(buf[:length]))

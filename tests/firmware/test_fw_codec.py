@@ -95,3 +95,49 @@ def test_the_first_frame_after_noise_arrives():
 def test_empty_frames_are_ignored():
     receiver = wire.FrameReceiver(16)
     check([receiver.push(0) for _ in range(3)] == [0, 0, 0], "a lone delimiter is not an error")
+
+
+def _outcomes_pushed(receiver, stream):
+    """(result, payload) of every byte push has something to say about, byte by byte."""
+    out = []
+    for byte in stream:
+        result = receiver.push(byte)
+        if result:
+            out.append((result, bytes(receiver.buf[:result]) if result > 0 else b""))
+    return out
+
+
+def _outcomes_fed(receiver, stream, chunks):
+    """The same through feed, the stream cut into chunks of the given sizes (as a period reads)."""
+    out = []
+    start = 0
+    for size in chunks:
+        chunk = bytearray(stream[start : start + size])
+        start += size
+        at = 0
+        while at < len(chunk):
+            at = receiver.feed(chunk, at, len(chunk))
+            result = receiver.result
+            if result:
+                out.append((result, bytes(receiver.buf[:result]) if result > 0 else b""))
+    return out
+
+
+def test_feeding_chunks_delivers_and_refuses_what_pushing_bytes_does():
+    # Good frames, every bad one of the vectors, noise and a frame longer than the buffer, in one
+    # stream read in chunks of 1..9 bytes: the same frames come out, the same errors, in order.
+    cases = vectors()
+    good = [unhex(case["wire"]) for case in cases["frames"]]
+    bad = [unhex(case["wire"]) for case in cases["bad_frames"]]
+    stream = b"\x7fnoise\x03"
+    for i, frame in enumerate(good):
+        stream += frame + bad[i % len(bad)] + bad[-1 - i] + b"\x00" + (b"\x07" * 500 if i % 3 == 0 else b"")
+    stream += b"\x00" + good[0]
+    chunks = [1 + (i * 7) % 9 for i in range(len(stream))]
+    expected = _outcomes_pushed(wire.FrameReceiver(400), stream)
+    got = _outcomes_fed(wire.FrameReceiver(400), stream, chunks)
+    check(got == expected, "fed " + str([r for r, _ in got]) + ", pushed " + str([r for r, _ in expected]))
+    results = [result for result, _ in expected]
+    check(sum(1 for r in results if r > 0) == len(good) + 1, "every good frame delivered: " + str(results))
+    for error in (wire.ERR_CRC, wire.ERR_SHORT, wire.ERR_COBS, wire.ERR_OVERFLOW):
+        check(error in results, "error " + str(error) + " reported: " + str(results))

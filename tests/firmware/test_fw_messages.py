@@ -7,6 +7,8 @@ Runs under CPython (pytest) and MicroPython (mpy_runner.py).
 import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on the import path)
 
 # isort: split
+import array
+
 import messages
 import wire
 from fwtest import check, hexed, unhex, vectors
@@ -105,7 +107,9 @@ def test_host_commands_parse_as_the_vectors():
             expected = (fields["debounce_ms"], fields["scan_period_us"], fields["heartbeat_ms"])
             check(tuple(values) == expected, case["name"] + ": " + str(values))
         elif case["type"] == messages.LED_FRAME:
-            flags, first, count = messages.parse_led_header(buf, wire.HEADER, body)
+            header = array.array("i", (-1, -1, -1))
+            check(messages.parse_led_header(buf, wire.HEADER, body, header), case["name"] + ": refused")
+            flags, first, count = header
             check(first == fields["first"] and count == len(fields["colours"]), case["name"])
             check(bool(flags & messages.LED_SHOW) == fields["show"], case["name"] + ": show flag")
             rgb = []
@@ -122,9 +126,11 @@ def test_command_bodies_of_the_wrong_length_are_refused():
     buf = bytearray(16)
     check(messages.parse_set_config(buf, 0, 5) is None, "SET_CONFIG of 5 bytes")
     check(messages.parse_set_config(buf, 0, 7) is None, "SET_CONFIG of 7 bytes")
-    check(messages.parse_led_header(buf, 0, 2) is None, "LED_FRAME without its header")
-    check(messages.parse_led_header(buf, 0, 3 + 4) is None, "LED_FRAME with a partial colour")
-    check(messages.parse_led_header(buf, 0, 3) == (0, 0, 0), "LED_FRAME with no LEDs is valid")
+    header = array.array("i", (-1, -1, -1))
+    check(not messages.parse_led_header(buf, 0, 2, header), "LED_FRAME without its header")
+    check(not messages.parse_led_header(buf, 0, 3 + 4, header), "LED_FRAME with a partial colour")
+    check(messages.parse_led_header(buf, 0, 3, header), "LED_FRAME with no LEDs is valid")
+    check(list(header) == [0, 0, 0], "no LEDs from LED 0: " + str(list(header)))
 
 
 def test_packing_1bit_crosses_byte_boundaries():

@@ -41,7 +41,7 @@ def test_the_viper_loops_equal_their_python_references_under_micropython() -> No
         cwd=HERE,
     )
     output = result.stdout + result.stderr
-    assert result.returncode == 0 and "RESULT 8 0" in output, output
+    assert result.returncode == 0 and "RESULT 12 0" in output, output
 
 
 def test_the_device_file_list_is_the_whole_firmware() -> None:

@@ -10,15 +10,20 @@ import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on
 
 # isort: split
 import array
+import binascii
 import random
+import select
+import struct
 
 import calibration
 import cobs
 import debounce
 import hall_scan
 import hotloops
+import leds
 import matrix_scan
 import messages
+import usb_port
 import wire
 from fwtest import check
 
@@ -131,6 +136,10 @@ def test_the_debouncers_run_the_viper_loops_under_micropython():
     check(matrix_scan._pack is hotloops.pack_rows_1bit, "DigitalSensor packs with hotloops")
     check(wire._encode_into is hotloops.cobs_encode_into, "frames out through hotloops.cobs_encode_into")
     check(wire._decode_in_place is hotloops.cobs_decode_in_place, "frames in through hotloops")
+    check(wire._collect is hotloops.collect_frame, "frames collected by hotloops.collect_frame")
+    check(wire._crc32_into is hotloops.crc32_into, "frames checked and signed by hotloops.crc32_into")
+    check(usb_port._read_waiting is hotloops.read_waiting, "the USB port read by hotloops.read_waiting")
+    check(leds._copy_rgb is hotloops.copy_rgb, "LED frames copied by hotloops.copy_rgb")
 
 
 def _bytes(rng, length):
@@ -208,3 +217,116 @@ def test_pack_rows_1bit_matches_the_python_reference():
         end = messages.pack_rows_1bit(bits, rows, cols, expected, off)
         check(hotloops.pack_rows_1bit(_Rows(rows, cols, bits), got, off) == end, "end of the rows")
         check(got == expected, "packing of " + str(rows) + "x" + str(cols))
+
+
+def test_crc32_into_matches_the_python_reference():
+    rng = _seeded(SEED + 7)
+    for _ in range(ROUNDS):
+        end = rng.choice((0, 1, 3, 4, rng.randint(0, 1030)))
+        buf = _bytes(rng, end + 4 + rng.randint(0, 3))
+        # The CRC in place half the time (a frame received intact), else a bit flipped in the
+        # data or in the CRC, or random bytes.
+        if rng.getrandbits(1):
+            struct.pack_into("<I", buf, end, binascii.crc32(buf[:end]))
+            if rng.getrandbits(1):
+                buf[rng.randint(0, end + 3)] ^= 1 << rng.getrandbits(3)
+        expected = bytearray(buf)
+        held = wire.crc32_into(expected, end)
+        check(hotloops.crc32_into(buf, end) == held, "CRC of " + str(end) + " bytes held")
+        check(buf == expected, "CRC of " + str(end) + " bytes written")
+
+
+def test_copy_rgb_matches_the_python_reference():
+    rng = _seeded(SEED + 8)
+    for _ in range(ROUNDS):
+        bpp = rng.choice((3, 4))
+        order = [0, 1, 2, 3][:bpp]
+        for i in range(bpp - 1, 0, -1):  # a random wire order (GRB, RGB, GRBW, ...)
+            j = rng.randint(0, i)
+            order[i], order[j] = order[j], order[i]
+        leds_count = rng.randint(1, 300)
+        first = rng.randint(0, leds_count - 1)
+        count = rng.randint(0, leds_count - first)
+        layout = array.array("i", (bpp, order[0], order[1], order[2], first, count))
+        off = rng.randint(0, 8)
+        src = _bytes(rng, off + 3 * count)
+        expected = _bytes(rng, leds_count * bpp)
+        got = bytearray(expected)
+        leds.copy_rgb(expected, layout, src, off)
+        hotloops.copy_rgb(got, layout, src, off)
+        check(got == expected, "LEDs " + str(first) + "+" + str(count) + " of " + str(leds_count))
+
+
+def _receiver_state(receiver):
+    return (bytes(receiver.buf[: receiver._length]), receiver._length, receiver._dropping)
+
+
+def test_collect_frame_matches_the_python_reference():
+    rng = _seeded(SEED + 9)
+    for _ in range(ROUNDS):
+        capacity = rng.randint(1, 40)
+        reference = wire.FrameReceiver(capacity)
+        viper = wire.FrameReceiver(capacity)
+        for chunk in range(8):
+            src = _bytes(rng, rng.randint(0, 12))
+            start = rng.randint(0, len(src))
+            end = rng.randint(start, len(src))
+            at = wire.collect(reference, src, start, end)
+            where = "chunk " + str(chunk) + " into " + str(_receiver_state(reference))
+            check(hotloops.collect_frame(viper, src, start, end) == at, where + ": the index")
+            check(_receiver_state(viper) == _receiver_state(reference), where + ": the state differs")
+            if at < end:  # the byte collect stopped at, as feed hands it to push (both receivers)
+                check(reference.push(src[at]) == viper.push(src[at]), where + ": push")
+
+
+class _WaitingBytes:
+    """What read_waiting uses of a UsbPort (_poll, _reader, _byte), over bytes waiting that
+    sometimes stop early: a poll that sees only a hang-up, a readinto that gets nothing or fails."""
+
+    def __init__(self, data, trouble):
+        self.data = data
+        self.at = 0
+        self.trouble = trouble  # (index, kind) or None
+        self._poll = self
+        self._reader = self
+        self._byte = bytearray(1)
+        self._entry = [(None, 0)]
+
+    def _kind(self):
+        if self.trouble is not None and self.trouble[0] == self.at:
+            return self.trouble[1]
+        return None
+
+    def ipoll(self, timeout):
+        if self.at == len(self.data) or self._kind() == "empty poll":
+            return []
+        self._entry[0] = (None, select.POLLHUP if self._kind() == "hang-up" else select.POLLIN)
+        return self._entry
+
+    def readinto(self, buf, n):
+        kind = self._kind()
+        if kind == "error":
+            raise OSError(5)
+        if kind == "nothing":
+            return 0 if self.at % 2 else None
+        buf[0] = self.data[self.at]
+        self.at += 1
+        return 1
+
+
+def test_read_waiting_matches_the_python_reference():
+    rng = _seeded(SEED + 10)
+    for _ in range(ROUNDS):
+        data = _bytes(rng, rng.randint(0, 40))
+        trouble = None
+        if rng.getrandbits(1):
+            trouble = (rng.randint(0, len(data)), rng.choice(("empty poll", "hang-up", "nothing", "error")))
+        limit = rng.randint(0, 48)
+        reference = _WaitingBytes(data, trouble)
+        viper = _WaitingBytes(data, trouble)
+        expected = bytearray(48)
+        got = bytearray(48)
+        count = usb_port.read_waiting(reference, expected, limit)
+        where = str(len(data)) + " bytes, limit " + str(limit) + ", " + str(trouble)
+        check(hotloops.read_waiting(viper, got, limit) == count, where + ": the count")
+        check(got == expected and viper.at == reference.at, where + ": the bytes read")
