@@ -11,6 +11,7 @@ and a resource tracker behind, parented to init.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import sys
 import threading
@@ -40,6 +41,17 @@ def until_stopped(work: Callable[[], int]) -> int:
             return work()
         finally:
             stop_workers()
+    except KeyboardInterrupt:
+        if not main:
+            raise
+        # Unwound as for SIGTERM; then ended here, as SIGTERM's path ends by its signal: the interpreter's
+        # own exit would join the AI's thread, which may wait on the workers just stopped (a Ctrl-C at a
+        # loaded moment left `play` hanging after it had closed everything).
+        print(file=sys.stderr)
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(OSError, ValueError):
+                stream.flush()
+        os._exit(130)
     except Terminated:
         stop_workers()  # again: a SIGTERM during the clean-up cut it short (no other can come now)
         for stream in (sys.stdout, sys.stderr):

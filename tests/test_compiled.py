@@ -115,7 +115,12 @@ def test_the_compiled_modules_are_the_ones_imported(build: Build) -> None:
 
 
 def test_the_engine_and_ai_tests_pass_compiled(build: Build) -> None:
-    done = build.python("-m", "pytest", *ENGINE_TESTS, "-q", "-p", "no:cacheprovider", timeout=1800)
+    # That test spies on engines.ai.parallel_alphabeta by monkeypatching the module: compiled callers bind
+    # the function directly and never see the spy (the pure run tests it).
+    spied = "tests/ai/test_workers.py::test_until_its_workers_are_up_a_search_runs_in_this_process"
+    done = build.python(
+        "-m", "pytest", *ENGINE_TESTS, "--deselect", spied, "-q", "-p", "no:cacheprovider", timeout=1800
+    )  # fmt: skip
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-3000:]
 
 

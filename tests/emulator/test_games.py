@@ -32,22 +32,21 @@ from tests.pipeline.player import Person
 
 # (game, board, plies played on after the take-back)
 CASES = [
-    ("kingofrings", "kingofrings-hall", 14),
-    ("kingofrings", "kingofrings-reed", 14),
-    ("desdemona", "desdemona-hall", 12),
-    ("desdemona", "desdemona-reed", 12),
-    ("spacetiles", "spacetiles-hall", 12),
-    ("spacetiles", "spacetiles-reed", 12),
-    ("flipfour", "flipfour-hall", 14),
+    ("kingofrings", "kingofrings-hall", 8),
+    ("kingofrings", "kingofrings-reed", 8),
+    ("desdemona", "desdemona-hall", 8),
+    ("desdemona", "desdemona-reed", 8),
+    ("spacetiles", "spacetiles-hall", 8),
+    ("spacetiles", "spacetiles-reed", 8),
+    ("flipfour", "flipfour-hall", 8),
     ("flipfour", "flipfour-reed", 6),  # fewer: a turn quicker than its scan can stall a long game
-    ("go7", "go7-hall", 14),
-    ("amazons", "amazons-hall", 16),
-    ("amazons", "amazons-reed", 10),
+    ("go7", "go7-hall", 8),
+    ("amazons", "amazons-hall", 8),
 ]
 # A hand's step on boards where a move may leave a square reading as before (an amazon shooting its arrow
 # back onto the square it left, on reeds or for Black on Hall): the emulated Pico, several times slower than
 # a Pico and slower still on a loaded machine, must see the square empty in between.
-STEP_MS = {"amazons-hall": 250, "amazons-reed": 250}
+STEP_MS = {"amazons-hall": 250}
 
 
 def readings(model: SensorModel, cells: Mapping[str, Any]) -> dict[str, Any]:

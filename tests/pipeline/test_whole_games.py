@@ -18,15 +18,15 @@ from host.store.games import Status, read_games
 from tests.pipeline.player import Person
 
 CASES = [
-    ("kingofrings", "kingofrings-hall", 60),
+    ("kingofrings", "kingofrings-hall", 40),
     ("kingofrings", "kingofrings-reed", 30),
-    ("desdemona", "desdemona-hall", 100),
+    ("desdemona", "desdemona-hall", 60),
     ("desdemona", "desdemona-reed", 20),
-    ("spacetiles", "spacetiles-hall", 60),
+    ("spacetiles", "spacetiles-hall", 40),
     ("spacetiles", "spacetiles-reed", 12),
-    ("flipfour", "flipfour-hall", 60),
+    ("flipfour", "flipfour-hall", 40),
     ("flipfour", "flipfour-reed", 20),
-    ("go7", "go7-hall", 60),
+    ("go7", "go7-hall", 40),
     ("go7", "go7-reed", 20),
     ("amazons", "amazons-hall", 20),  # a whole game: tests/pipeline/test_amazons.py
     ("amazons", "amazons-reed", 12),
