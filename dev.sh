@@ -47,7 +47,8 @@ case "${1:-}" in
     shift
     setup dev
     status=0
-    "$VENV/bin/python" -m pytest "$@" || status=1
+    # One pytest worker per core (pytest-xdist); tests that share a costly fixture share a worker (loadgroup).
+    "$VENV/bin/python" -m pytest -n auto --dist loadgroup "$@" || status=1
     "$VENV/bin/ruff" check . || status=1
     "$VENV/bin/mypy" engines host || status=1
     exit $status

@@ -27,7 +27,8 @@ from engines import registry
 from engines.ai import think
 from tests.conftest import ROOT
 
-pytestmark = pytest.mark.compiled
+# One build per run: under pytest-xdist every test of this module goes to the same worker.
+pytestmark = [pytest.mark.compiled, pytest.mark.xdist_group("compiled")]
 
 # What the wheel is built from: the packages (pyproject's packages.find), the metadata and the build.
 SOURCES = [
