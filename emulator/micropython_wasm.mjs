@@ -27,7 +27,7 @@ if (args.length === 0) {
 }
 const script = path.resolve(args[0]);
 
-// A pipe handed over blocking is opened again without blocking, so that `waiting` can look.
+// For reading, a pipe handed over blocking is opened again without blocking, so that `waiting` can look.
 const descriptors = new Map();
 function descriptor(fd) {
   if (!descriptors.has(fd)) {
@@ -81,7 +81,7 @@ const host = {
   },
   write(fd, hex) {  // the bytes as hex (a Python bytes object reaches JavaScript as a proxy)
     try {
-      return fs.writeSync(descriptor(fd).fd, Buffer.from(hex, "hex"));
+      return fs.writeSync(fd, Buffer.from(hex, "hex")); // as handed over: a pipe's writes wait, as the unix port's do
     } catch (error) {
       if (error.code === "EAGAIN" || error.code === "EWOULDBLOCK" || error.code === "EIO") return -1;
       throw error;
