@@ -114,8 +114,8 @@ row() {  # $1: the row's name, $2: the command inside, $3: a check of its output
     ROWS+=("$(printf '| %-22s | ok   | %5s s | %s |' "$name" $((end - start)) "$detail")")
   else
     FAILED=1
-    ROWS+=("$(printf '| %-22s | FAIL | %5s s | exit %s: %s |' "$name" $((end - start)) "$status" \
-      "$(tail -1 "$out" | cut -c1-120)")")
+    [ -n "$detail" ] || detail=$(tail -1 "$out" | cut -c1-120)
+    ROWS+=("$(printf '| %-22s | FAIL | %5s s | exit %s: %s |' "$name" $((end - start)) "$status" "$detail")")
   fi
   echo "${ROWS[-1]}" >&2
 }
