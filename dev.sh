@@ -37,10 +37,21 @@ setup() {  # $1: the extra to install ("" or "dev")
   fi
 }
 
+setup_wasm() {  # where no unix port wheel exists (x86_64 only): MicroPython's WebAssembly port in node
+  [ -x "$VENV/bin/micropython" ] && return
+  [ -d emulator/node_modules/@micropython/micropython-webassembly-pyscript ] && return
+  if ! command -v npm >/dev/null 2>&1; then
+    echo "The simulated board needs MicroPython: on $(uname -m) its WebAssembly port in node. On Debian or Raspberry Pi OS: sudo apt install nodejs npm" >&2
+    exit 1
+  fi
+  npm ci --prefix emulator --no-audit --no-fund --loglevel=error
+}
+
 case "${1:-}" in
   play)
     shift
     setup sim
+    setup_wasm
     exec "$VENV/bin/magboard" play "$@"
     ;;
   test)

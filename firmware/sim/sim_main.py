@@ -3,7 +3,9 @@
 Run by host/sim/firmware_process.py as
     micropython sim_main.py FIRMWARE_DIR SENSOR_FD LED_FD
 with the working directory holding board_config.json (the Pico's filesystem)
-and stdin/stdout on a pseudo-terminal (the USB serial port).
+and stdin/stdout on a pseudo-terminal (the USB serial port). The interpreter is
+the unix port, or the WebAssembly port through emulator/micropython_wasm.mjs
+where the unix port is not installed (off x86_64): the same arguments either way.
 
 SENSOR_FD carries the board's wiring from the test process, as little-endian
 messages that each replace the previous wiring:
@@ -33,8 +35,8 @@ REFRESH_US = 200
 class SensorFeed:
     """Applies wiring messages from the test process, at most every REFRESH_US."""
 
-    def __init__(self, fd, gpio):
-        self.file = open(fd, "rb")  # noqa: SIM115 (open for the whole run)
+    def __init__(self, file, gpio):
+        self.file = file
         self.gpio = gpio
         self.poll = select.poll()
         self.poll.register(self.file, select.POLLIN)
@@ -87,16 +89,32 @@ class InterruptingReader:
         return got
 
 
-fake_machine.gpio.feed = SensorFeed(int(sys.argv[2]), fake_machine.gpio)
-fake_neopixel.sink = open(int(sys.argv[3]), "wb")  # noqa: SIM115 (open for the whole run)
+if sys.platform == "webassembly":
+    # MicroPython's WebAssembly port in node (emulator/micropython_wasm.mjs), where no unix port
+    # is installed: streams over the process's descriptors, and no viper emitter.
+    import hotloops_plain
+    import wasm_host
+
+    wasm_host.install()
+    sys.modules["hotloops"] = hotloops_plain
+    usb_in = usb_poll = wasm_host.HostStream(0)
+    usb_out = wasm_host.HostStream(1)
+    feed = wasm_host.HostStream(int(sys.argv[2]))
+    sink = wasm_host.HostStream(int(sys.argv[3]))
+else:
+    usb_poll, usb_in, usb_out = sys.stdin, sys.stdin.buffer, sys.stdout.buffer
+    feed = open(int(sys.argv[2]), "rb")  # noqa: SIM115 (open for the whole run)
+    sink = open(int(sys.argv[3]), "wb")  # noqa: SIM115 (open for the whole run)
+fake_machine.gpio.feed = SensorFeed(feed, fake_machine.gpio)
+fake_neopixel.sink = sink
 
 import device  # noqa: E402
 import usb_port  # noqa: E402
 
 try:
-    device.main(usb_port.UsbPort(sys.stdin, InterruptingReader(sys.stdin.buffer), sys.stdout.buffer))
+    device.main(usb_port.UsbPort(usb_poll, InterruptingReader(usb_in), usb_out))
 except KeyboardInterrupt:
     # What a Pico shows when Ctrl-C stops its program: the REPL, which sends no frames.
-    sys.stdout.buffer.write(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> ")
+    usb_out.write(b"Traceback (most recent call last):\r\nKeyboardInterrupt: \r\n>>> ")
     while True:
         time.sleep(1)

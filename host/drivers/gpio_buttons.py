@@ -9,11 +9,11 @@ needs no interrupt thread and tests drive it with a fake GPIO and a fake clock.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import import_module
 from typing import Any
 
 from host.drivers.debounce import Debouncer
-from host.drivers.interfaces import ButtonPress, Clock, DriverError, monotonic_us
+from host.drivers.interfaces import ButtonPress, Clock, monotonic_us
+from host.drivers.pi_modules import import_pi_module
 from host.hardware.spec import BoardSpec
 
 
@@ -43,12 +43,5 @@ class GpioButtons:
 
 
 def open_buttons(board: BoardSpec, clock: Clock = monotonic_us) -> GpioButtons:
-    try:
-        gpio = import_module("RPi.GPIO")
-    except ImportError as exc:
-        raise DriverError(
-            f"cannot import RPi.GPIO ({exc}); on the Pi install the extras: pip install 'magboard[pi]'"
-        ) from None
-    except RuntimeError as exc:
-        raise DriverError(f"RPi.GPIO cannot run here: {exc}") from None
+    gpio = import_pi_module("RPi.GPIO")
     return GpioButtons(gpio, board.buttons.pins, board.buttons.debounce_ms, clock)

@@ -10,10 +10,10 @@ on a Pi 5 and without root) share that buffer class, hence one strip type.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from importlib import import_module
 from typing import Any
 
 from host.drivers.interfaces import RGB, DriverError, check_frame
+from host.drivers.pi_modules import import_pi_module
 from host.drivers.shaping import OutputShaper
 from host.hardware.spec import LED_PI_PWM, LED_PI_SPI, BoardSpec, LedSpec
 
@@ -44,31 +44,20 @@ class NeoPixelStrip:
         self.pixels.deinit()
 
 
-def _import(module: str) -> Any:
-    try:
-        return import_module(module)
-    except ImportError as exc:
-        raise DriverError(
-            f"cannot import {module} ({exc}); on the Pi install the extras: pip install 'magboard[pi]'"
-        ) from None
-    except (NotImplementedError, RuntimeError) as exc:
-        raise DriverError(f"{module} does not support this machine: {exc}") from None
-
-
 def open_strip(board: BoardSpec) -> NeoPixelStrip:
     """The board's LED chain on this Pi, as its board file wires it."""
     leds = board.leds
     common = {"brightness": 1.0, "auto_write": False, "pixel_order": leds.order}
     if leds.driver == LED_PI_PWM:
-        pins = _import("board")
-        neopixel = _import("neopixel")
+        pins = import_pi_module("board")
+        neopixel = import_pi_module("neopixel")
         pin = getattr(pins, f"D{leds.pin}", None)
         if pin is None:
             raise DriverError(f"this machine has no pin board.D{leds.pin} for the LEDs")
         pixels = neopixel.NeoPixel(pin, leds.count, **common)
     elif leds.driver == LED_PI_SPI:
-        pins = _import("board")
-        neopixel_spi = _import("neopixel_spi")
+        pins = import_pi_module("board")
+        neopixel_spi = import_pi_module("neopixel_spi")
         pixels = neopixel_spi.NeoPixel_SPI(pins.SPI(), leds.count, **common)
     else:
         raise DriverError(f"board {board.id}: the Pico drives the LEDs; send frames over the serial link")

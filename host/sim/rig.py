@@ -39,9 +39,7 @@ log = logging.getLogger(__name__)
 SAMPLE_S = 0.001
 CALIBRATION_FRAMES = 15
 READY_S = 10.0
-# The emulated RP2040 runs a fifth to a third as fast as a Pico: a heartbeat (1 s of its time) and
-# its boot take that much longer on the host's clock.
-EMULATED_SLOWDOWN = 10.0
+EMULATED_SLOWDOWN = EmulatedPico.slowdown
 
 
 class MirroredStrip:
@@ -120,7 +118,7 @@ class Rig:
         self.emulated = emulated
         self.firmware: FirmwareProcess | EmulatedPico
         self.firmware = EmulatedPico(config) if emulated else FirmwareProcess(config)
-        self.slowdown = EMULATED_SLOWDOWN if emulated else 1.0  # the host waits this many times longer
+        self.slowdown = self.firmware.slowdown  # the host waits this many times longer
         self.ready_s = READY_S * self.slowdown  # how long the firmware may take to boot and answer
         self.silence_timeout_s = SILENCE_TIMEOUT_S * self.slowdown  # for the host's DeviceLink
         self.leds = VirtualStrip(board.leds, self.clock)

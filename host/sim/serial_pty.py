@@ -57,6 +57,7 @@ class PicoProcess(abc.ABC):
 
     error: type[Exception] = RuntimeError
     prefix = "magboard-pico-"
+    slowdown = 1.0  # the host waits this many times longer for this device than for the unix port
 
     def __init__(self) -> None:
         self._workdir: tempfile.TemporaryDirectory[str] | None = None
