@@ -14,9 +14,10 @@
      of the piece on each of the two cells most moves change (a Desdemona queen with 800 moves or more);
    - gc pause: every garbage collection meanwhile (the collector is on, set up as `magboard play` sets
      it up);
-   and the ratio old p99 / new p99 for each older revision.  With ``--repeat N`` every tree runs N times,
-   interleaved, and each figure is the median of the runs' (a shared machine's load comes and goes).  A
-   Raspberry Pi 4 is 3-4 times slower than this machine: the Pi budget is 5 ms here.
+   and the ratio old p99 / new p99 for each older revision (a dash where that revision lacks the game).
+   With ``--repeat N`` every tree runs N times, interleaved, and each figure is the median of the runs'
+   (a shared machine's load comes and goes).  A Raspberry Pi 4 is 3-4 times slower than this machine:
+   the Pi budget is 5 ms here.
 2. Power cuts (``--kills N``): `magboard play --script` is killed (SIGKILL, the whole process group) at
    random moments while it plays random moves, until the store holds N moves; every move printed as
    committed before a kill must be in the store afterwards.
@@ -57,6 +58,16 @@ def latency(root: Path, game_id: str, plies: int, seed: int, games: int) -> dict
     )  # fmt: skip
     result: dict[str, list[float]] = json.loads(out.stdout)
     return result
+
+
+def games_of(root: Path) -> set[str]:
+    """The games the tree at ``root`` has (an older revision may lack some of this tree's)."""
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    code = "import json; from engines import registry; print(json.dumps(list(registry.available())))"
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=root, check=True
+    )
+    return set(json.loads(out.stdout))
 
 
 def checkout(revision: str, into: Path) -> Path:
@@ -177,11 +188,13 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         roots = [ROOT] + [checkout(rev, Path(tmp) / str(i)) for i, rev in enumerate(against)]
+        has = [games_of(root) for root in roots]
         for game_id in args.game or registry.available():
             runs: list[list[dict[str, list[float]]]] = [[] for _ in roots]
             for _ in range(args.repeat):
-                for root, kept in zip(roots, runs, strict=True):
-                    kept.append(latency(root, game_id, args.plies, args.seed, args.games))
+                for root, kept, games in zip(roots, runs, has, strict=True):
+                    if game_id in games:
+                        kept.append(latency(root, game_id, args.plies, args.seed, args.games))
             measures = (
                 ("frame", "snapshot -> LED frame"),
                 ("matchable", "commit -> matchable"),
@@ -192,6 +205,9 @@ def main() -> None:
                 n, n50, n99, nmax = medians(runs[0], key)
                 line = f"{game_id:<12} {label:<22} {n:>5} {n50:>8.2f} {n99:>8.2f} {nmax:>8.2f}"
                 for old in runs[1:]:
+                    if not old:  # the older revision has no such game
+                        line += f"   {'-':>8} {'-':>8} {'-':>8}   {'-':>9}"
+                        continue
                     _, o50, o99, omax = medians(old, key)
                     line += f"   {o50:>8.2f} {o99:>8.2f} {omax:>8.2f}   {o99 / n99:>8.1f}x"
                 print(line)

@@ -170,7 +170,6 @@ class Device:
         """One period: scan, report, serve commands, wait for the deadline."""
         clock = self.clock
         start = clock.ticks_us()
-        self._advance_uptime()
         sensor = self.sensor
         if sensor is not None:
             changed = sensor.update(clock.ticks_diff(start, self._last_scan_us))
@@ -193,11 +192,14 @@ class Device:
                 self.send_state()
         if not self._warmup:
             self._serve_commands()
-        if clock.ticks_diff(self._last_ms, self._next_heartbeat_ms) >= 0:
+        if clock.ticks_diff(clock.ticks_ms(), self._next_heartbeat_ms) >= 0:
             self._heartbeat()
         self._wait_for_deadline()
 
     def _advance_uptime(self):
+        """Counted up from the millisecond ticks when asked (a STATE, a heartbeat: at least once a
+        heartbeat period, well within the ticks' wrap), not every period: the loop's bytecode beside
+        the scan is what a reed build's period is made of."""
         now = self.clock.ticks_ms()
         self._millis += self.clock.ticks_diff(now, self._last_ms)
         self._last_ms = now
@@ -206,6 +208,7 @@ class Device:
             self._seconds += 1
 
     def uptime_ms(self):
+        self._advance_uptime()
         return self._seconds * 1000 + self._millis
 
     def _wait_for_deadline(self):
@@ -221,6 +224,7 @@ class Device:
 
     def _heartbeat(self):
         clock = self.clock
+        self._advance_uptime()
         now = self._last_ms
         elapsed = clock.ticks_diff(now, self._last_heartbeat_ms)
         rate = self._scans * 1000 // elapsed if elapsed > 0 else 0
@@ -307,14 +311,12 @@ class Device:
         rx = self.rx
         clock = self.clock
         incoming = self._incoming
+        count = port.read_into(incoming, RX_BYTES_LATE)
+        if not count:  # most periods: nothing waiting
+            return
         until = clock.ticks_add(self._deadline, self.scan_period_us)
         read = 0
-        while read < RX_BYTES_PER_PERIOD:
-            if read and clock.ticks_diff(until, clock.ticks_us()) <= 0:
-                return
-            count = port.read_into(incoming, RX_BYTES_LATE)
-            if not count:
-                return
+        while True:
             read += count
             at = 0
             while at < count:
@@ -326,6 +328,11 @@ class Device:
                     self.rx_overflows += 1
                 elif length < 0:
                     self.rx_rejected += 1
+            if read >= RX_BYTES_PER_PERIOD or clock.ticks_diff(until, clock.ticks_us()) <= 0:
+                return
+            count = port.read_into(incoming, RX_BYTES_LATE)
+            if not count:
+                return
 
     def _obey(self, length):
         buf = self.rx.buf
@@ -377,7 +384,7 @@ class Device:
         self.scan_period_us = scan_period_us
         if heartbeat_ms != self.heartbeat_ms:
             self.heartbeat_ms = heartbeat_ms
-            self._next_heartbeat_ms = self.clock.ticks_add(self._last_ms, heartbeat_ms)
+            self._next_heartbeat_ms = self.clock.ticks_add(self.clock.ticks_ms(), heartbeat_ms)
         self._ack(seq, SET_CONFIG)
 
     def _led_frame(self, seq, body):

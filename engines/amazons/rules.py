@@ -198,16 +198,16 @@ class Amazons(Game[Position, int]):
         return render_cells(GEOMETRY, self.cells(pos), _glyph)
 
     def changed_cells(self, pos: Position, move: int) -> tuple[int, ...]:
-        """From the move alone: the amazon's two squares and the arrow's (which may be the one it left)."""
-        origin, dest, arrow = decode(move)
+        """From the move alone: the amazon's two squares and the arrow's (which may be the one it left).
+        Decoded inline: the tracker asks this of every legal move after each commit."""
+        origin, dest, arrow = move & CELL, (move >> TO) & CELL, move >> ARROW_AT
         return (origin, dest) if arrow == origin else (origin, dest, arrow)
 
     def changes(self, pos: Position, move: int) -> Mapping[int, tuple[Thing, ...]]:
-        """From the move alone, without playing it: the tracker asks this of hundreds of moves a reading."""
-        origin, dest, arrow = decode(move)
-        out = {origin: THINGS[0], dest: THINGS[1 + pos.to_move]}
-        out[arrow] = THINGS[3]
-        return out
+        """From the move alone, without playing it: the tracker asks this of hundreds of moves a reading.
+        The arrow is written last: shot back onto the square the amazon left, it is what that square holds."""
+        origin, dest, arrow = move & CELL, (move >> TO) & CELL, move >> ARROW_AT
+        return {origin: THINGS[0], dest: THINGS[1 + pos.to_move], arrow: THINGS[3]}
 
 
 THINGS: tuple[tuple[Thing, ...], ...] = (

@@ -65,12 +65,17 @@ _ON_CELL: tuple[tuple[Thing, ...], ...] = ((_TILE, Thing(PIECE.kind, 0)), (_TILE
 
 
 def _stack(pos: Position, cell: int) -> tuple[Thing, ...]:
+    return _objects(pos.tiles, pos.pieces0, pos.pieces1, cell)
+
+
+def _objects(tiles: int, pieces0: int, pieces1: int, cell: int) -> tuple[Thing, ...]:
+    """What stands on ``cell`` given the tiles' and each player's pieces' bits."""
     bit = 1 << cell
-    if not pos.tiles & bit:
+    if not tiles & bit:
         return ()
-    if pos.pieces0 & bit:
+    if pieces0 & bit:
         return _ON_CELL[0]
-    if pos.pieces1 & bit:
+    if pieces1 & bit:
         return _ON_CELL[1]
     return (_TILE,)
 
@@ -447,8 +452,16 @@ class SpaceTiles(Game[Position, Turn]):
         return tuple(cells)
 
     def changes(self, pos: Position, move: Turn) -> Mapping[int, tuple[Thing, ...]]:
-        after = self.play(pos, move)
-        return {cell: _stack(after, cell) for cell in self.changed_cells(pos, move)}
+        """From the move alone: the bits it sets and clears, without judging the turn as ``play`` does (the
+        tracker asks this of every turn that puts a tile on a cell)."""
+        tile, source, targets = move
+        tiles = pos.tiles | 1 << tile
+        mover = pos.pieces0 if pos.to_move == 0 else pos.pieces1
+        if source >= 0:
+            mover &= ~(1 << source)
+        mover |= targets
+        pieces0, pieces1 = (mover, pos.pieces1) if pos.to_move == 0 else (pos.pieces0, mover)
+        return {cell: _objects(tiles, pieces0, pieces1, cell) for cell in self.changed_cells(pos, move)}
 
     def hands(self, pos: Position) -> Mapping[int, Mapping[str, int]]:
         """Pieces in each player's hand, and under key 2 the shared tile supply (it belongs to neither)."""

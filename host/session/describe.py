@@ -230,9 +230,9 @@ def _finish(
         return TurnUnderWay(f"Finish your turn: put a piece on a green {place}.", scene, buttons, side=side)
     tracker = ctx.tracker(state)
     firsts = {
-        left[0]
+        step
         for c in verdict.choices
-        if (left := tracker.remaining(c, state.reading, state.evidence, state.now))
+        if (step := tracker.next_step(c, state.reading, state.evidence, state.now)) is not None
     }
     scene = {}
     moving = [s for s in firsts if s.do is Do.MOVE]

@@ -224,6 +224,7 @@ class Committed(Generic[R]):
         self.stacks: tuple[Stack, ...] = tuple(tuple(cells[name]) for name in names)
         self.reading: tuple[R, ...] = tuple(reading_of(s) for s in self.stacks)
         self._known: dict[int, tuple[Stack, R]] = {}
+        self._minus: dict[tuple[int, int], tuple[Stack, Stack, Stack]] = {}
 
     def reading_of_stack(self, stack: Stack) -> R:
         """The reading of a cell's objects (games reuse a few stack values: remembered by identity)."""
@@ -232,6 +233,17 @@ class Committed(Generic[R]):
             return known[1]
         value = self.reading_of(stack)
         self._known[id(stack)] = (stack, value)
+        return value
+
+    def minus(self, stack: Stack, other: Stack) -> Stack:
+        """``plan.minus`` remembered by the stacks' identities (with the stacks, so that they stay theirs):
+        planning every move on the way compares the same few stacks over and over."""
+        key = (id(stack), id(other))
+        known = self._minus.get(key)
+        if known is not None and known[0] is stack and known[1] is other:
+            return known[2]
+        value = minus(stack, other)
+        self._minus[key] = (stack, other, value)
         return value
 
     def turned(self, old: Stack, new: Stack) -> bool:
@@ -246,12 +258,12 @@ class Committed(Generic[R]):
 
     def puts(self, old: Stack, new: Stack) -> bool:
         """Whether ``new`` holds an object ``old`` lacks, other than its top object turned over."""
-        return bool(minus(new, old)) and not self.turned(old, new)
+        return bool(self.minus(new, old)) and not self.turned(old, new)
 
     def plan(self, after: Mapping[int, Stack]) -> tuple[Step[int], ...]:
         """The object steps from the committed position to ``after`` (changed cells only)."""
         before = {i: self.stacks[i] for i in after}
-        return plan(before, after, self.reversible, self.game.geometry.distance)
+        return plan(before, after, self.reversible, self.game.geometry.distance, self.minus)
 
     def label(self, candidate: Candidate[R]) -> str:
         if candidate.route is Route.TAKE_BACK:
@@ -408,13 +420,18 @@ class Expectations(Generic[R]):
         if self.pending is not None:
             return zip(numbers, (c.after for c in self.lines(numbers)), strict=True)
         made, last, changes, pos = self._made, self._last, self.game.changes, self.position
+        if not made:  # the first reading of the position that needs them: none is made yet
+            return zip(numbers, map(changes, repeat(pos), map(last.__getitem__, numbers)), strict=True)
         return (
             (n, known.after if (known := made.get(n)) is not None else changes(pos, last[n])) for n in numbers
         )
 
     def _sort(self, cell: int) -> CellMoves[R]:
-        # One pass, kept tight (a lifted Desdemona queen has 800 moves or more); what is worked out about
-        # an object stack is kept by its identity, since games reuse a few stack values.
+        # One pass, kept tight (a lifted Desdemona queen has 800 moves or more).  Games reuse a few stack
+        # values, so what a stack means is worked out once and kept by its identity (with the stack, so
+        # that the identity stays its own): on this cell, the group of its reading and whether the top
+        # object leaves in a hand (not turned over in place); on another cell, whether it reads unlike the
+        # committed reading there, and the landing group of that cell if the top object lands there.
         before, committed, reading_of, turned = self.stacks, self.reading, self.reading_of_stack, self.turned
         stack = before[cell]
         top = stack[-1] if stack else None
@@ -422,47 +439,46 @@ class Expectations(Generic[R]):
         alone: list[int] = []
         by_reading: dict[R, list[int]] = {}
         landings: dict[int, list[int]] = {}
-        # By a stack's identity: the stack, its reading, whether it holds the top object, whether it is
-        # this cell's objects turned over.
-        seen: dict[int, tuple[Stack, R, bool, bool]] = {}
+        here: dict[int, tuple[Stack, list[int], bool]] = {}
+        elsewhere: list[dict[int, tuple[Stack, bool, list[int] | None]]] = [{} for _ in before]
+        keep, keep_alone = every.append, alone.append
         for n, after in self._afters(self._numbers(frozenset((cell,)))):
             mine = after.get(cell)
             if mine is None:  # the AI's waiting move, which leaves this cell alone
                 continue
-            every.append(n)
-            known = seen.get(id(mine))
+            keep(n)
+            known = here.get(id(mine))
             if known is None or known[0] is not mine:
-                known = seen[id(mine)] = (mine, reading_of(mine), top in mine, turned(stack, mine))
-            group = by_reading.get(known[1])
-            if group is None:
-                by_reading[known[1]] = [n]
-            else:
-                group.append(n)
-            carried = top is not None and not known[3]
+                group = by_reading.setdefault(reading_of(mine), [])
+                known = here[id(mine)] = (mine, group, top is not None and not turned(stack, mine))
+            known[1].append(n)
+            carried = known[2]
             visible = False
             for j, there in after.items():
                 if j == cell:
                     continue
-                known = seen.get(id(there))
-                if known is None or known[0] is not there:
-                    known = seen[id(there)] = (there, reading_of(there), top in there, turned(stack, there))
-                if known[1] != committed[j]:
-                    visible = True
-                if carried and known[2]:
+                seen = elsewhere[j]
+                effect = seen.get(id(there))
+                if effect is None or effect[0] is not there:
                     old = before[j]
-                    if not old or (top not in old and not turned(old, there)):
-                        group = landings.get(j)
-                        if group is None:
-                            landings[j] = [n]
-                        else:
-                            group.append(n)
+                    lands = (
+                        top is not None
+                        and top in there
+                        and (not old or (top not in old and not turned(old, there)))
+                    )
+                    landing = landings.setdefault(j, []) if lands else None
+                    effect = seen[id(there)] = (there, reading_of(there) != committed[j], landing)
+                if effect[1]:
+                    visible = True
+                if carried and effect[2] is not None:
+                    effect[2].append(n)
             if not visible:
-                alone.append(n)
+                keep_alone(n)
         return CellMoves(
             tuple(every),
             {r: tuple(ns) for r, ns in by_reading.items()},
             tuple(alone),
-            {j: tuple(ns) for j, ns in landings.items()},
+            {j: tuple(ns) for j, ns in landings.items() if ns},
         )
 
     def every(self) -> list[Candidate[R]]:

@@ -54,17 +54,20 @@ def plan(
     after: Mapping[K, Stack],
     reversible: frozenset[str],
     distance: Callable[[K, K], float],
+    difference: Callable[[Stack, Stack], Stack] | None = None,
 ) -> tuple[Step[K], ...]:
     """The steps that turn ``before[cell]`` into ``after[cell]`` for every cell of ``after``.
 
     Order: what leaves the board, what is carried, what is put, what is turned -
-    the order a person clears a way before filling it.
+    the order a person clears a way before filling it.  ``difference`` is ``minus`` or one that remembers
+    its answers (the tracker plans hundreds of moves over a few stack values).
     """
+    minus_ = difference or minus
     leaving: list[tuple[K, Stack]] = []
     arriving: list[tuple[K, Stack]] = []
     turns: list[Step[K]] = []
     for cell, new in after.items():
-        gone, come = minus(before[cell], new), minus(new, before[cell])
+        gone, come = minus_(before[cell], new), minus_(new, before[cell])
         if (
             len(gone) == len(come) == 1
             and gone[0].kind == come[0].kind
@@ -81,13 +84,15 @@ def plan(
     puts: list[Step[K]] = []
     for target, come in arriving:
         rest = come
-        sources = [(distance(s, target), i) for i, (s, gone) in enumerate(leaving) if _carries(rest, gone)]
+        sources = [
+            (distance(s, target), i) for i, (s, gone) in enumerate(leaving) if _carries(rest, gone, minus_)
+        ]
         sources.sort(key=lambda pair: pair[0])
         if sources:
             index = sources[0][1]
             source, gone = leaving.pop(index)
             carried.append(Step(Do.MOVE, source, target, gone))
-            rest = minus(rest, gone)
+            rest = minus_(rest, gone)
         if rest:
             puts.append(Step(Do.PUT, None, target, rest))
     removes = [Step(Do.REMOVE, cell, None, gone) for cell, gone in leaving]
@@ -109,6 +114,6 @@ def minus(stack: Stack, other: Stack) -> Stack:
     return tuple(out)
 
 
-def _carries(come: Stack, gone: Stack) -> bool:
+def _carries(come: Stack, gone: Stack, minus_: Callable[[Stack, Stack], Stack]) -> bool:
     """Whether the objects that left a cell, its top piece among them, are among those that arrived."""
-    return bool(gone) and gone[-1] in come and not minus(gone, come)
+    return bool(gone) and gone[-1] in come and not minus_(gone, come)

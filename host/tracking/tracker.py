@@ -21,7 +21,7 @@ It decides nothing about time; the session waits for readings to settle.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Generic, TypeVar
@@ -286,7 +286,16 @@ class Tracker(Generic[R]):
         the LEDs keep asking for it until then.
         """
         expect = self.expect
-        return self._left(c.steps, c.reading, expect.reading, expect.stacks, reading, evidence, now)
+        return tuple(self._left(c.steps, c.reading, expect.reading, expect.stacks, reading, evidence, now))
+
+    def next_step(
+        self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
+    ) -> Step[int] | None:
+        """The first of ``remaining`` (None when nothing is left), without working out the rest: the LEDs
+        light the next step of each of up to 300 moves on the way."""
+        expect = self.expect
+        left = self._left(c.steps, c.reading, expect.reading, expect.stacks, reading, evidence, now)
+        return next(left, None)
 
     def restore(
         self, away: Mapping[int, tuple[Thing, ...]], reading: Sequence[R], evidence: Evidence, now: int
@@ -304,7 +313,7 @@ class Tracker(Generic[R]):
         target = {i: expect.stacks[i] for i in away}
         start = {i: expect.reading_of(stack) for i, stack in away.items()}
         steps = plan(away, target, expect.reversible, self.geometry.distance)
-        left = _emptied_first(self._left(steps, committed, start, away, reading, evidence, now))
+        left = _emptied_first(tuple(self._left(steps, committed, start, away, reading, evidence, now)))
         # What the sensors never feel (a tile without a magnet) is asked for, but holds nothing up.
         if all(committed[c] == start[c] == expect.empty for step in left for c in step.cells):
             left = ()
@@ -320,17 +329,16 @@ class Tracker(Generic[R]):
         reading: Sequence[R],
         evidence: Evidence,
         now: int,
-    ) -> tuple[Step[int], ...]:
-        """The steps (or what is left of each) not yet done: a cell is done when it reads as wanted and,
-        where that reading is no change, a hand touched it.  ``objects`` are what stood on each cell at
-        the start, so a carried or removed object counts as gone from its cell once the cell reads
-        without it."""
+    ) -> Iterator[Step[int]]:
+        """The steps (or what is left of each) not yet done, in order: a cell is done when it reads as
+        wanted and, where that reading is no change, a hand touched it.  ``objects`` are what stood on
+        each cell at the start, so a carried or removed object counts as gone from its cell once the cell
+        reads without it."""
         reading_of = self.expect.reading_of
 
         def done(cell: int) -> bool:
             return shown(reading, cell, wanted[cell], start[cell], evidence, now)
 
-        out: list[Step[int]] = []
         for step in steps:
             if step.do is Do.MOVE and step.source is not None and step.target is not None:
                 there = objects[step.source]
@@ -339,21 +347,23 @@ class Tracker(Generic[R]):
                 if done(step.target) and vacated:
                     continue
                 if done(step.target):
-                    out.append(Step(Do.REMOVE, step.source, None, step.things))
+                    yield Step(Do.REMOVE, step.source, None, step.things)
                 elif vacated:  # lifted already: it is in the hand
-                    out.append(Step(Do.PUT, None, step.target, step.things))
+                    yield Step(Do.PUT, None, step.target, step.things)
                 else:
-                    out.append(step)
+                    yield step
             elif step.do is Do.REMOVE and step.source is not None:
                 # Taken off once the cell reads without it (a captured knight off its rings), even where the
                 # move ends with the cell reading as it did (the capturer lands there next), if the sensors
                 # can tell it apart at all (a tile taken off a reed board reads as before).
                 rest = reading_of(minus(objects[step.source], step.things))
                 if not (done(step.source) or reading[step.source] == rest != start[step.source]):
-                    out.append(step)
+                    yield step
+            elif step.do is Do.PUT and step.target is not None:
+                if not done(step.target):
+                    yield step
             elif not all(done(cell) for cell in step.cells):
-                out.append(step)
-        return tuple(out)
+                yield step
 
     # --- mistakes --------------------------------------------------------------------------
     def guidance(self, reading: Sequence[R], cells: Sequence[int] | None = None) -> tuple[Step[int], ...]:

@@ -238,6 +238,43 @@ def test_a_period_reads_commands_only_while_its_time_lasts():
     check(waiting - len(port.incoming) == device.RX_BYTES_LATE, "a late period still reads 4 bytes")
 
 
+def _heartbeats(dev, port, clock, start_us, steps):
+    """(ms since start_us, the uptime it carries) of each HEARTBEAT over ``steps`` periods."""
+    beats = []
+    for _ in range(steps):
+        dev.step()
+        for kind, _seq, body in decode_frames(port.take_frames()):
+            if kind == messages.HEARTBEAT:
+                beats.append(((clock.now_us - start_us) // 1000, struct.unpack("<II", body[:8])[1]))
+    return beats
+
+
+def test_heartbeats_come_each_second_with_the_uptime_across_the_ticks_wrap():
+    # The uptime is counted up from the millisecond ticks only when a frame carries it: it must still
+    # follow the clock, through ticks_ms wrapping 2.5 s in.
+    gpio.reset()
+    port = FakePort()
+    start_us = (FakeClock.PERIOD - 2500) * 1000
+    clock = FakeClock(start_us)
+    dev = device.Device(port, clock, boardconfig.parse(reed_config()), None, 0xCAFE)
+    dev.start()
+    beats = _heartbeats(dev, port, clock, start_us, 6100)  # 6.1 s of 1 ms periods
+    check([round(at / 1000) for at, _ in beats] == [1, 2, 3, 4, 5, 6], "one a second: " + str(beats))
+    check(all(abs(uptime - at) <= 2 for at, uptime in beats), "each says how long it ran: " + str(beats))
+
+
+def test_a_new_heartbeat_period_counts_from_when_it_is_set():
+    dev, port = _device()
+    clock = dev.clock
+    start_us = clock.now_us
+    _heartbeats(dev, port, clock, start_us, 1000)  # one heartbeat, 1 s in
+    _exchange(dev, port, b"", steps=900)  # 0.9 s after it
+    port.incoming.extend(_command(messages.SET_CONFIG, struct.pack("<HHH", 0, 0, 500)))
+    set_at = (clock.now_us - start_us) // 1000
+    beats = _heartbeats(dev, port, clock, start_us, 1200)
+    check([at - set_at for at, _ in beats][:2] in ([500, 1000], [501, 1001]), "every 500 ms: " + str(beats))
+
+
 def test_an_invalid_config_is_reported_and_the_link_stays_up():
     gpio.reset()
     port = FakePort()
