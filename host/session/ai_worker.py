@@ -14,14 +14,14 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
-from engines.game import Game
+from engines.game import Game, M, P
 from host.session import core
 
 
 class Opponent(Protocol):
     """Chooses moves for the AI's side (and hints for the player's)."""
 
-    def start(self, game: Game[Any, Any]) -> None:
+    def start(self, game: Game[P, M]) -> None:
         """Get ready for the first question about ``game`` (the AI starts its worker processes), when
         the session is set up."""
 

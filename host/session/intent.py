@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engines.physical import Thing
 from host.session.lights import Light
@@ -97,7 +97,7 @@ class Intent:
     scene: Mapping[str, Light] = field(default_factory=dict, compare=False)
     buttons: frozenset[Button] = frozenset()
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, object]:
         """The intent as JSON-ready data (kind, sentence, buttons) for the page and scripts."""
         return {
             "kind": self.kind.value,

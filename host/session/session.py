@@ -66,7 +66,7 @@ class Event:
 
     t_ms: int
     kind: EventKind
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, object] = field(default_factory=dict)
 
 
 class Session:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.game import Game, MoveError, Outcome
+from engines.game import Game, M, MoveError, Outcome, P
 from engines.records import Record
 from host.numbers import LARGEST_ID
 from host.shown import quoted
@@ -90,7 +90,7 @@ def result_text(outcome: Outcome) -> str:
     return result if outcome.score is None else f"{result} ({outcome.score[0]}:{outcome.score[1]})"
 
 
-def positions_of(game: Game[Any, Any], moves: Sequence[str]) -> list[Any]:
+def positions_of(game: Game[P, M], moves: Sequence[str]) -> list[Any]:
     """Every position of a game from the start; MoveError names the ply that cannot be played."""
     positions = [game.start()]
     for ply, text in enumerate(moves, start=1):
@@ -101,7 +101,7 @@ def positions_of(game: Game[Any, Any], moves: Sequence[str]) -> list[Any]:
     return positions
 
 
-def ending(game: Game[Any, Any], pos: Any) -> tuple[Status, Outcome | None]:
+def ending(game: Game[P, M], pos: P) -> tuple[Status, Outcome | None]:
     outcome = game.outcome(pos)
     return (Status.PLAYING, None) if outcome is None else (Status.FINISHED, outcome)
 
