@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engines import registry
+from engines.desdemona.rules import Desdemona
 from engines.physical import Thing
 from engines.table import Role
 from host.hardware.loading import load_board
@@ -218,3 +219,163 @@ def test_a_state_with_its_derived_fields_dropped_is_the_same_intent() -> None:
     state, _ = run(ctx, state, [core.Reading(10, reading_of(START, {"a4": ()}))])
     again, _ = core.step(ctx, replace(state), core.Tick(10))
     assert again.intent == state.intent and again.intent.scene == state.intent.scene
+
+
+# --- taps while asking -------------------------------------------------------------------------------
+def asking_between(first: str, second: str) -> tuple[core.Context, core.State, tuple[Any, ...]]:
+    """The core asking between two moves of the start (a state row: which two does not matter to the taps)."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    base = reading_of(START)
+    state, _ = run(ctx, state, [core.Reading(10, base), core.Tick(10 + SETTLE)])
+    expect = ctx.expect(state)
+    choices = tuple(expect.candidate_for((GAME.parse_move(START, text),)) for text in (first, second))
+    return ctx, replace(state, asking=core.Asking(choices, base)), base
+
+
+def tap(base: tuple[Any, ...], cell: str, t: int) -> list[core.Event]:
+    """A hand lifting what is on ``cell`` and putting it back, within the settling time."""
+    lifted = tuple(Reading.EMPTY if n == cell else r for n, r in zip(NAMES, base, strict=True))
+    return [core.Reading(t, lifted), core.Reading(t + 50, base)]
+
+
+def test_a_tap_on_a_cell_only_one_choice_moves_picks_that_choice() -> None:
+    for cell, label in (("d10", "d10-d8"), ("a4", "a4-a6")):
+        ctx, state, base = asking_between("a4-a6", "d10-d8")  # a new context for each branch
+        assert state.asking is not None and state.asking.shown.label == "a4-a6"
+        tapped, effects = run(ctx, state, tap(base, cell, 400))
+        assert tapped.asking is not None and [c.label for c in tapped.asking.choices] == [label]
+        assert played(effects) == []
+        _, effects = run(ctx, tapped, [core.Press(500, Button.CONFIRM)])
+        assert played(effects) == [label]
+
+
+def test_a_tap_on_a_cell_no_choice_moves_shows_the_next_choice() -> None:
+    ctx, state, base = asking_between("a4-a6", "d10-d8")
+    tapped, _ = run(ctx, state, tap(base, "g1", 400))
+    assert tapped.asking is not None and len(tapped.asking.choices) == 2
+    assert tapped.asking.shown.label == "d10-d8"
+    again, _ = run(ctx, tapped, tap(base, "g1", 500))
+    assert again.asking is not None and again.asking.shown.label == "a4-a6"  # round again
+
+
+# --- take-backs --------------------------------------------------------------------------------------
+D1D3 = GAME.play_texts(["a4-a6", "d1-d3/d5"])
+
+
+def test_take_back_with_two_humans_takes_back_one_move() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START, A4A6, D1D3), ("a4-a6", "d1-d3/d5")))
+    after, effects = run(ctx, state, [core.Press(5, Button.TAKE_BACK)])
+    assert effects == [core.TookBack(1)]
+    assert after.log.moves == ("a4-a6",) and after.log.history == (START, A4A6)
+
+
+def test_take_back_before_the_player_has_moved_takes_back_the_ais_first_move_only() -> None:
+    """The AI moved first and the player has no earlier turn: back to the start, and the AI is asked again."""
+    ctx = context(ai_side=0)
+    state, _ = core.start(ctx, core.Log((START, A4A6), ("a4-a6",)))
+    assert state.log.position == A4A6 and not state.thinking  # the player (White) to move
+    after, effects = run(ctx, state, [core.Press(5, Button.TAKE_BACK)])
+    assert effects[0] == core.TookBack(1) and after.log.history == (START,) and after.log.moves == ()
+    assert [type(e) for e in effects[1:]] == [core.AskAi] and after.thinking
+
+
+def test_a_move_taken_back_by_hand_keeps_the_moves_before_it() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START, A4A6, D1D3), ("a4-a6", "d1-d3/d5")))
+    after, effects = run(ctx, state, [*shown(D1D3, 10), *shown(A4A6, 20 + SETTLE)])
+    assert effects == [core.TookBack(1)]
+    assert after.log.moves == ("a4-a6",) and after.log.history == (START, A4A6)
+
+
+def test_new_game_at_the_start_with_nothing_to_put_back_does_nothing() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, shown(START, 10))
+    after, effects = run(ctx, state, [core.Press(400, Button.NEW_GAME)])
+    assert effects == [] and after.log.version == state.log.version
+
+
+def test_new_game_while_the_board_is_still_put_back_after_a_take_back_starts_again() -> None:
+    """Nothing is left in the log, but the board still shows the move taken back: a new game is a change."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START, A4A6), ("a4-a6",)))
+    state, _ = run(ctx, state, [*shown(A4A6, 10), core.Press(400, Button.TAKE_BACK)])
+    assert state.log.moves == () and state.away is not None
+    after, effects = run(ctx, state, [core.Press(500, Button.NEW_GAME)])
+    assert effects == [core.NewGame()] and after.log.version == state.log.version + 1
+    assert after.away is not None and after.intent.kind is Kind.RESTORE
+
+
+def test_once_the_board_is_put_back_the_session_is_no_longer_wary() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START, A4A6), ("a4-a6",)))
+    state, _ = run(ctx, state, [*shown(A4A6, 10), core.Press(400, Button.TAKE_BACK)])
+    back, _ = run(ctx, state, shown(START, 500))
+    assert back.away is None and not back.wary and back.intent.kind is Kind.YOUR_TURN
+
+
+# --- nothing is taken while restoring or thinking, no hint while thinking ------------------------------
+def test_confirm_while_the_board_is_put_back_commits_nothing() -> None:
+    """After a take-back the board still shows a4-a6, a legal move of the position now committed."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START, A4A6), ("a4-a6",)))
+    state, _ = run(ctx, state, [*shown(A4A6, 10), core.Press(400, Button.TAKE_BACK)])
+    after, effects = run(ctx, state, [core.Tick(400 + 2 * SETTLE), core.Press(1000, Button.CONFIRM)])
+    assert played(effects) == [] and after.log.moves == ()
+
+
+def test_hint_while_the_ai_thinks_asks_for_nothing() -> None:
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    assert state.thinking
+    after, effects = run(ctx, state, [core.Press(400, Button.HINT)])
+    assert effects == [] and not after.hinting
+
+
+def test_by_default_the_player_moves_first_and_the_ai_answers() -> None:
+    ctx = core.Context(
+        GAME,
+        MODEL.reading_of,
+        Reading.EMPTY,
+        core.Settings(),
+        GAME.table.kinds(Role.REVERSIBLE),
+        describe,
+        True,
+    )
+    state, effects = core.start(ctx, core.Log((START,)))
+    assert effects == [] and not state.thinking
+    state, effects = run(ctx, state, shown(A4A6, 10))
+    assert [type(e) for e in effects] == [core.Played, core.AskAi]
+
+
+# --- a pass nobody makes with their hands --------------------------------------------------------------
+BLOCKED = Desdemona.from_diagram(  # Black's only queen a1 boxed in: Black must pass (RULES.md section 3)
+    """
+    . . . . . . . . . W
+    . . . . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+    . . . . . . . . . .
+    W x . . . . . . . .
+    B x . . . . . . . .
+    """
+)
+
+
+def test_a_forced_pass_is_played_at_once() -> None:
+    ctx = context(ai_side=None)
+    state, effects = core.start(ctx, core.Log((BLOCKED,)))
+    assert effects == [core.Played("pass", 1)] and state.log.moves == ("pass",)
+    assert GAME.to_move(state.log.position) == 1
+
+
+def test_a_blocked_ai_passes_without_being_asked() -> None:
+    ctx = context(ai_side=0)
+    state, effects = core.start(ctx, core.Log((BLOCKED,)))
+    assert played(effects) == ["pass"] and not state.thinking and state.pending is None
