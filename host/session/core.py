@@ -22,7 +22,8 @@ from typing import Any
 
 from engines.game import Game
 from engines.physical import Thing
-from host.session.intent import Button, Intent, RestoreReason, YourTurn
+from host.hardware.spec import Button
+from host.session.intent import Intent, RestoreReason, YourTurn
 from host.tracking.candidates import Candidate, Expectations, Route
 from host.tracking.evidence import Evidence
 from host.tracking.tracker import Seen, Tracker, Verdict

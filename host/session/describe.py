@@ -12,12 +12,12 @@ from collections.abc import Hashable, Iterable, Sequence
 from engines.game import Game, M, P
 from engines.physical import Thing
 from engines.table import Table
+from host.hardware.spec import Button
 from host.session import words
 from host.session.core import Context, State, passable, remaining_of
 from host.session.intent import (
     AiMove,
     AiThinking,
-    Button,
     Choose,
     Confirm,
     GameOver,

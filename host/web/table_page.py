@@ -21,9 +21,10 @@ from engines.ai.levels import HIGHEST, LOWEST
 from engines.game import MoveError
 from engines.physical import Thing
 from host.hardware.sensing import SensorModel
+from host.hardware.spec import Button
 from host.session.diff import hand_actions
 from host.session.hands import Hands
-from host.session.intent import AiMove, Button, Choose, Confirm, Lifted
+from host.session.intent import AiMove, Choose, Confirm, Lifted
 from host.session.session_view import SessionView
 from host.session.setup import Table
 from host.web.gestures import Gestures

@@ -21,9 +21,10 @@ from engines.physical import Thing
 from engines.table import Role
 from host.hardware.loading import load_board
 from host.hardware.sensing import Reading, SensorModel
+from host.hardware.spec import Button
 from host.session import core
 from host.session.describe import describe
-from host.session.intent import Button, Kind
+from host.session.intent import Kind
 from host.tracking.candidates import Expectations
 
 GAME = registry.make("desdemona")

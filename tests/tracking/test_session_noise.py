@@ -14,10 +14,11 @@ from hypothesis import strategies as st
 from engines import registry
 from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import Reading, SensorModel
+from host.hardware.spec import Button
 from host.session.session import Event, EventKind, Session, Settings
 from tests.budget import examples
 
-BUTTONS = ["confirm", "hint", "take_back", "new_game"]
+BUTTONS = [b.value for b in Button if not b.optional]
 
 
 class Random:
@@ -83,7 +84,7 @@ def test_noise_never_crashes_and_commits_only_legal_moves(
                     reading[cell] = value
                 session.on_reading(t, reading)
         elif kind == "button":
-            session.on_button(t, BUTTONS[number % 4])
+            session.on_button(t, BUTTONS[number % len(BUTTONS)])
         else:
             session.on_tick(t)
     # Every commit was legal where it was made, and replaying them reaches the session's position (from the
