@@ -10,7 +10,7 @@ position's own expectations is ever committed.  Readings come from the Desdemona
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import FrozenInstanceError, replace
 from typing import Any
 
 import pytest
@@ -24,7 +24,7 @@ from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import Button
 from host.session import core
 from host.session.describe import describe
-from host.session.intent import Kind
+from host.session.intent import Kind, RestoreReason
 from host.tracking.candidates import Expectations
 
 GAME = registry.make("desdemona")
@@ -380,3 +380,19 @@ def test_a_blocked_ai_passes_without_being_asked() -> None:
     ctx = context(ai_side=0)
     state, effects = core.start(ctx, core.Log((BLOCKED,)))
     assert played(effects) == ["pass"] and not state.thinking and state.pending is None
+
+
+def test_the_cores_states_events_and_effects_are_values_no_step_can_change() -> None:
+    """A step returns a new state and never alters one it was given: a table row can be replayed from any
+    state it kept (and an event or effect cannot be changed by whoever else holds it)."""
+    log = core.Log((START,))
+    state = core.State(log)
+    values: list[object] = [
+        core.Settings(), log, state, core.Asking((), ()), core.Away(RestoreReason.TAKE_BACK, {}),
+        core.Reading(0, ()), core.Tick(0), core.Press(0, Button.HINT), core.AiMoved(0, 0, None),
+        core.HintFound(0, 0, ()), core.Played("a4-a6", 1), core.TookBack(1), core.NewGame(),
+        core.AskAi(0, START), core.AskHint(0, START),
+    ]  # fmt: skip
+    for value in values:
+        with pytest.raises(FrozenInstanceError):
+            value.t = 1  # type: ignore[attr-defined]
