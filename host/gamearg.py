@@ -36,7 +36,7 @@ def make_game(args: argparse.Namespace) -> Game[Any, Any]:
         raise CliError(str(exc)) from None
 
 
-def play_moves(game: Game[P, M], texts: list[str]) -> list[Any]:
+def play_moves(game: Game[P, M], texts: list[str]) -> list[P]:
     """Every position from the start through each move; CliError names the ply and move that failed."""
     positions = [game.start()]
     for ply, text in enumerate(texts, start=1):

@@ -34,7 +34,7 @@ class AiOpponent:
         level, seconds, nodes, seed, workers = self.level, self.seconds, self.nodes, self.seed, self.workers
         return think(game, pos, level=level, seconds=seconds, nodes=nodes, seed=seed, workers=workers).best
 
-    def hint(self, game: Game[P, M], pos: P) -> list[Any]:
+    def hint(self, game: Game[P, M], pos: P) -> list[M]:
         if self.nodes is not None:
             return list(think(game, pos, nodes=self.nodes, seed=self.seed).pv)
         seconds = min(self.seconds or 1.0, 1.0)

@@ -216,12 +216,12 @@ class Playing:
     def start(self, game: Game[P, M]) -> None:
         """Nothing to get ready: a scenario gives its moves."""
 
-    def choose(self, game: Game[P, M], pos: P) -> Any:
+    def choose(self, game: Game[P, M], pos: P) -> M:
         self.go.wait()
         texts = game.legal_texts(pos)
         return game.parse_move(pos, self.text if self.text in texts else texts[0])
 
-    def hint(self, game: Game[P, M], pos: P) -> list[Any]:
+    def hint(self, game: Game[P, M], pos: P) -> list[M]:
         return [game.parse_move(pos, game.legal_texts(pos)[0])]
 
 

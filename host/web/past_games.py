@@ -32,12 +32,12 @@ def error(message: str) -> dict[str, object]:
     return {"type": "error", "about": "past", "message": message}
 
 
-def quoted(value: Any) -> str:
+def quoted(value: object) -> str:
     text = repr(value)
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
-def whole(value: Any) -> TypeGuard[int]:
+def whole(value: object) -> TypeGuard[int]:
     """A JSON whole number (not true/false, which Python counts as 0 and 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
