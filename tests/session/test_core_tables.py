@@ -396,3 +396,86 @@ def test_the_cores_states_events_and_effects_are_values_no_step_can_change() -> 
     for value in values:
         with pytest.raises(FrozenInstanceError):
             value.t = 1  # type: ignore[attr-defined]
+
+
+# --- more rows: settling, thinking, evidence, questions ---------------------------------------------------
+def test_a_reading_is_taken_once_it_has_stood_250_ms() -> None:
+    """README: one match is committed once the reading has settled (250 ms)."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, effects = run(ctx, state, [core.Reading(10, reading_of(A4A6)), core.Tick(259)])
+    assert played(effects) == []
+    _, effects = run(ctx, state, [core.Tick(260)])
+    assert played(effects) == ["a4-a6"]
+
+
+def test_a_commit_leaves_no_mistake_shown() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    wrong = reading_of(START, {"e5": (Thing("stone", 0),)})  # a magnet on e5 and no queen gone: no move
+    state, _ = run(ctx, state, [core.Reading(10, wrong), core.Tick(10 + SETTLE)])
+    assert state.wary and state.intent.kind is Kind.MISTAKE
+    state, effects = run(ctx, state, shown(A4A6, 400))
+    assert played(effects) == ["a4-a6"] and not state.wary and state.intent.kind is Kind.YOUR_TURN
+
+
+def test_while_the_ai_thinks_a_board_in_sync_is_calm_and_a_stray_change_is_a_mistake() -> None:
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    state, _ = run(ctx, state, [core.Tick(10 + 3 * SETTLE)])
+    assert state.thinking and not state.wary and state.intent.kind is Kind.AI_THINKING
+    wrong = reading_of(A4A6, {"e5": (Thing("stone", 0),)})
+    state, effects = run(ctx, state, [core.Reading(1000, wrong), core.Tick(1000 + SETTLE)])
+    assert effects == [] and state.thinking and state.wary
+
+
+def test_while_the_ai_thinks_the_player_may_take_their_move_back_by_hand() -> None:
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    assert state.thinking
+    version = state.log.version
+    back, effects = run(ctx, state, shown(START, 400))
+    assert effects[0] == core.TookBack(1) and back.log.moves == () and back.log.version == version + 1
+    late, _ = run(ctx, back, [core.AiMoved(800, version, GAME.legal_moves(A4A6)[0])])
+    assert late.pending is None  # the answer to the position taken back
+
+
+def test_a_hint_that_arrives_ends_the_asking() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, [core.Press(5, Button.HINT)])
+    hint = (GAME.legal_moves(START)[0],)
+    after, _ = run(ctx, state, [core.HintFound(6, state.log.version, hint)])
+    assert not after.hinting and after.hint == hint
+    _, effects = run(ctx, after, [core.Press(7, Button.HINT)])
+    assert [type(e) for e in effects] == [core.AskHint]  # and a new one may be asked for
+
+
+def test_a_tap_on_no_choice_goes_round_three_choices_in_order() -> None:
+    ctx, state, base = asking_between("a4-a6", "d10-d8")
+    assert state.asking is not None
+    third = ctx.expect(state).candidate_for((GAME.parse_move(START, "g1-g3"),))
+    state = replace(state, asking=replace(state.asking, choices=(*state.asking.choices, third)))
+    labels = []
+    for t in (400, 500, 600):
+        state, _ = run(ctx, state, tap(base, "j7", t))
+        assert state.asking is not None
+        labels.append(state.asking.shown.label)
+    assert labels == ["d10-d8", "g1-g3", "a4-a6"]
+
+
+def test_a_shot_put_down_before_the_queen_moved_is_told_from_the_queen_landing_there() -> None:
+    """Reed sensors read a queen and a stone alike: d1-d3/d5 and d1-d5/d3 end the same.  The stone was on
+    d5 before the queen left d1, so the queen cannot have landed on d5 (the times each cell changed)."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START, A4A6), ("a4-a6",)))
+    after = reading_of(D1D3)
+    now, cell = list(reading_of(A4A6)), {n: k for k, n in enumerate(NAMES)}
+    events: list[core.Event] = []
+    for t, name in ((10, "d5"), (100, "d1"), (200, "d3")):
+        now[cell[name]] = after[cell[name]]
+        events.append(core.Reading(t, tuple(now)))
+    state, effects = run(ctx, state, [*events, core.Tick(200 + SETTLE)])
+    assert played(effects) == ["d1-d3/d5"] and state.asking is None
