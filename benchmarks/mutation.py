@@ -297,16 +297,18 @@ def run(target: Target, works: list[Path], excluded: list[str]) -> Outcome:
 
 def _short_diff(diff: str) -> str:
     """A survivor as the lines it changes, with the file and line number."""
-    name, line, changes = "", "", []
+    name, line, changes = "", 0, []
     for text in diff.splitlines():
         if text.startswith("+++ "):
             name = re.sub(r"^\+\+\+ (b/|mutated/\[\d+\]/)?", "", text)
         elif text.startswith("@@"):
             found = re.search(r"\+(\d+)", text)
-            line = found.group(1) if found else "?"
+            line = int(found.group(1)) if found else 0
         elif text[:1] in "+-" and not text.startswith(("+++", "---")):
             changes.append(text)
-    return f"{name}:{line}\n" + "\n".join(changes)
+        elif not changes:
+            line += 1  # a line of context before the change: the hunk starts that much earlier
+    return f"{name}:{line or '?'}\n" + "\n".join(changes)
 
 
 def section(target: Target, outcome: Outcome) -> str:
