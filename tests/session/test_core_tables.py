@@ -479,3 +479,21 @@ def test_a_shot_put_down_before_the_queen_moved_is_told_from_the_queen_landing_t
         events.append(core.Reading(t, tuple(now)))
     state, effects = run(ctx, state, [*events, core.Tick(200 + SETTLE)])
     assert played(effects) == ["d1-d3/d5"] and state.asking is None
+
+
+def test_while_the_ai_thinks_a_move_of_its_own_made_by_hand_is_not_taken() -> None:
+    """Only a take-back is taken while the AI thinks: the player may not move for it."""
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    assert state.thinking
+    theirs = GAME.play_texts(["d1-d2/e3"], A4A6)  # one of White's moves, and no other reads like it
+    after, effects = run(ctx, state, shown(theirs, 400))
+    assert played(effects) == [] and after.thinking and after.log.moves == ("a4-a6",)
+
+
+def test_the_same_reading_and_evidence_give_the_same_verdict_without_working_it_out_again() -> None:
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    state, _ = run(ctx, state, [core.Reading(10, reading_of(A4A6))])
+    assert ctx.verdict(state) is ctx.verdict(state)
