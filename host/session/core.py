@@ -364,6 +364,9 @@ def _evaluate(ctx: Context, state: State, effects: list[Effect]) -> State:
         if left or state.differing:
             return state
         state = replace(state, away=None, evidence=Evidence(), wary=False)
+        forced = _forced(ctx, state)  # a pass that waited for the board to be set up
+        if forced is not None:
+            return _commit(ctx, state, forced, effects)
     verdict = ctx.verdict(state)
     stable = state.now - state.changed_at
     settled = stable >= ctx.settings.settle_ms

@@ -497,3 +497,42 @@ def test_the_same_reading_and_evidence_give_the_same_verdict_without_working_it_
     state, _ = core.start(ctx, core.Log((START,)))
     state, _ = run(ctx, state, [core.Reading(10, reading_of(A4A6))])
     assert ctx.verdict(state) is ctx.verdict(state)
+
+
+def test_a_forced_pass_waits_for_the_board_to_be_set_up_and_is_then_played() -> None:
+    """New game back to a position where Black must pass: not while White's queen is still away from j10,
+    and at once when the board shows the position again (Black could never move otherwise)."""
+    ctx = context(ai_side=None)
+    moves = ("pass", "j10-j9/j8", "pass")
+    history = [BLOCKED]
+    for text in moves:
+        history.append(GAME.play_texts([text], history[-1]))
+    state, _ = core.start(ctx, core.Log(tuple(history), moves))
+    state, _ = run(ctx, state, [*shown(history[-1], 10), core.Press(400, Button.NEW_GAME)])
+    assert state.log.moves == () and state.away is not None and state.intent.kind is Kind.RESTORE
+    state, effects = run(ctx, state, shown(BLOCKED, 500))
+    assert (
+        effects == [core.Played("pass", 1)] and state.away is None and GAME.to_move(state.log.position) == 1
+    )
+
+
+def test_a_take_back_is_put_right_only_once_a_stone_it_turned_has_been_turned_back() -> None:
+    """White's a7-d4xf4 turned the stone on e4 (RULES.md section 3, a capture). A reed reads a stone the
+    same either side up: with the queen back on a7 and f4 empty the board reads as before the capture,
+    yet e4 must still be turned over, which only a touch shows."""
+    ctx = context(ai_side=None)
+    texts = ("g1-g4", "j4-e9/e4", "j7-j8/d2", "a7-d4xf4")
+    history = [START]
+    for text in texts:
+        history.append(GAME.play_texts([text], history[-1]))
+    state, _ = core.start(ctx, core.Log(tuple(history), texts))
+    state, _ = run(ctx, state, [*shown(history[-1], 10), core.Press(400, Button.TAKE_BACK)])
+    state, effects = run(ctx, state, shown(history[-2], 500))
+    assert effects == [] and not state.differing and state.away is not None
+    assert state.intent.kind is Kind.RESTORE and "e4" in state.intent.sentence
+    before = reading_of(history[-2])
+    lifted = tuple(Reading.EMPTY if n == "e4" else r for n, r in zip(NAMES, before, strict=True))
+    state, _ = run(
+        ctx, state, [core.Reading(1000, lifted), core.Reading(1200, before), core.Tick(1200 + SETTLE)]
+    )
+    assert state.away is None and state.intent.kind is Kind.YOUR_TURN
