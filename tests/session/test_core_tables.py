@@ -536,3 +536,43 @@ def test_a_take_back_is_put_right_only_once_a_stone_it_turned_has_been_turned_ba
         ctx, state, [core.Reading(1000, lifted), core.Reading(1200, before), core.Tick(1200 + SETTLE)]
     )
     assert state.away is None and state.intent.kind is Kind.YOUR_TURN
+
+
+def test_take_back_with_the_ai_takes_back_its_reply_and_the_players_move() -> None:
+    """Back to the player's previous turn: the AI's reply and the move it answered (two plies)."""
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START, A4A6, D1D3), ("a4-a6", "d1-d3/d5")))
+    assert not state.thinking  # Black, the player, to move
+    after, effects = run(ctx, state, [core.Press(5, Button.TAKE_BACK)])
+    assert effects == [core.TookBack(2)] and after.log.history == (START,) and not after.thinking
+
+
+def go_context() -> tuple[core.Context, core.State, tuple[Any, ...]]:
+    """Go on a Hall board (a voluntary pass, RULES.md), the empty board shown and settled."""
+    game = registry.make("go7")
+    model = SensorModel(load_board("go7-hall"))
+    settings = core.Settings(ai_side=None)
+    ctx = core.Context(game, model.reading_of, Reading.EMPTY, settings, frozenset(), describe, hints=True)
+    state, _ = core.start(ctx, core.Log((game.start(),)))
+    empty = tuple(model.reading_of(()) for _ in game.geometry.names)
+    state, _ = run(ctx, state, [core.Reading(10, empty), core.Tick(10 + SETTLE)])
+    return ctx, state, empty
+
+
+def test_pass_plays_the_pass_only_with_no_question_standing_and_nothing_to_set_up() -> None:
+    ctx, state, empty = go_context()
+    _, effects = run(ctx, state, [core.Press(400, Button.PASS)])
+    assert played(effects) == ["pass"]
+    # A question stands (a stone put down and lifted again within the settling time) ...
+    expect = ctx.expect(state)
+    choices = tuple(expect.candidate_for((move,)) for move in ctx.game.legal_moves(state.log.position)[:2])
+    base = list(empty)
+    for cell, value in choices[0].reading.items():
+        base[cell] = value
+    asking = replace(state, asking=core.Asking(choices, tuple(base)))
+    _, effects = run(ctx, asking, [core.Press(400, Button.PASS)])
+    assert played(effects) == []
+    # ... or the board is still to be set up (what a board could not see yet).
+    away = replace(state, away=core.Away(RestoreReason.TAKE_BACK, {0: ()}))
+    _, effects = run(ctx, away, [core.Press(400, Button.PASS)])
+    assert played(effects) == []
