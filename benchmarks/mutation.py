@@ -55,7 +55,7 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "host/link/reader.py": ("tests/link/test_link_protocol.py",),
     "host/link/led_plan.py": ("tests/link/test_led_plan.py",),
     # The tests that drive the core: its tables first (most mutants die there, in about 2 s), then the session
-    # and the buttons over it. tests/tracking's hand sequences and noise add 10 s a mutant and kill none more.
+    # and the buttons over it (tests/tracking's hand sequences and noise would add 10 s a mutant).
     "host/session/core.py": (
         "tests/session/test_core_tables.py",
         "tests/session/test_special_cases.py",

@@ -342,12 +342,11 @@ def passable(ctx: Context, state: State) -> Candidate[Hashable] | None:
 
 
 def _settled(ctx: Context, state: State, effects: list[Effect]) -> State:
-    """Act on the reading as it stands (commit, ask, wait), then say what the board wants."""
-    for _ in range(8):  # a commit may be followed by a forced move or a board that already shows the next
-        before = state.log.version
-        state = _evaluate(ctx, state, effects)
-        if state.log.version == before:
-            break
+    """Act on the reading as it stands (commit, ask, wait), then say what the board wants.
+
+    Once is enough: a commit is of the reading's own position, so the board then shows the committed one,
+    and a forced move after it is played by the commit itself (``_prepared``)."""
+    state = _evaluate(ctx, state, effects)
     verdict = None
     if state.reading is not None and state.away is None and not state.thinking:
         verdict = ctx.verdict(state)
