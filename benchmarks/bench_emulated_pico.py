@@ -36,6 +36,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from stats import percentile  # benchmarks/stats.py: a script has its own folder on the path
+
 from engines import registry
 from engines.game import Game
 from host.drivers.interfaces import RGB, LedStrip, monotonic_us
@@ -327,17 +329,12 @@ def leds_of(event: dict[str, Any]) -> list[RGB]:
     return [(data[i + 1], data[i], data[i + 2]) for i in range(0, len(data) - 2, 3)]
 
 
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return round(ordered[min(len(ordered) - 1, int(len(ordered) * q))], 2)
-
-
 def percentiles(samples: list[tuple[float, float, float, float]]) -> dict[str, float]:
     out = {}
     for i, name in enumerate(("change_to_state", "state_to_led_write", "led_write_to_neopixels", "total")):
         values = [sample[i] for sample in samples]
-        out[f"{name}_p50_ms"] = percentile(values, 0.5)
-        out[f"{name}_p99_ms"] = percentile(values, 0.99)
+        out[f"{name}_p50_ms"] = round(percentile(values, 0.5), 2)
+        out[f"{name}_p99_ms"] = round(percentile(values, 0.99), 2)
         out[f"{name}_max_ms"] = round(max(values), 2)
     return out
 

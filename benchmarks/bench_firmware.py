@@ -23,6 +23,8 @@ import threading
 import time
 from pathlib import Path
 
+from stats import percentile  # benchmarks/stats.py: a script has its own folder on the path
+
 from host.link import DeviceLink, Snapshot
 from host.sim.firmware_process import FIRMWARE_DIR, FirmwareProcess, micropython_executable
 
@@ -56,11 +58,6 @@ def scan_costs() -> list[dict]:
     if proc.returncode:
         raise SystemExit(f"measure_scan.py failed:\n{err}")
     return [json.loads(line) for line in out.splitlines() if line.startswith("{")]
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
 def latency(samples: int) -> list[float]:
@@ -129,12 +126,12 @@ def main() -> None:
     ms = [v * 1000 for v in values]
     beyond = [v - DEBOUNCE_MS for v in ms]
     print(
-        f"  change -> snapshot:            p50 {percentile(ms, 50):.2f} ms, p99 {percentile(ms, 99):.2f} ms, "
-        f"max {max(ms):.2f} ms"
+        f"  change -> snapshot:            p50 {percentile(ms, 0.5):.2f} ms, "
+        f"p99 {percentile(ms, 0.99):.2f} ms, max {max(ms):.2f} ms"
     )
     print(
-        f"  beyond the {DEBOUNCE_MS} ms debounce wait: p50 {percentile(beyond, 50):.2f} ms, "
-        f"p99 {percentile(beyond, 99):.2f} ms, mean {statistics.fmean(beyond):.2f} ms"
+        f"  beyond the {DEBOUNCE_MS} ms debounce wait: p50 {percentile(beyond, 0.5):.2f} ms, "
+        f"p99 {percentile(beyond, 0.99):.2f} ms, mean {statistics.fmean(beyond):.2f} ms"
     )
 
 

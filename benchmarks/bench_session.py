@@ -39,6 +39,8 @@ import time
 import tomllib
 from pathlib import Path
 
+from stats import percentile  # benchmarks/stats.py: a script has its own folder on the path
+
 from engines import registry
 from host.session.diff import hand_actions
 from host.session.script import format_action
@@ -144,10 +146,6 @@ def power_cuts(target: int, seed: int) -> tuple[int, int]:
             after_kill = games[-1].moves if games else []  # killed before the store was made
             if after_kill[: len(moves)] != moves or after_kill[len(moves) :][: len(printed)] != printed:
                 raise SystemExit(f"LOST: before {moves}, printed {printed}, store now {after_kill}")
-
-
-def percentile(values: list[float], q: float) -> float:
-    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
 
 
 def figures(values: list[float]) -> tuple[float, float, float]:

@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from stats import percentile  # benchmarks/stats.py: a script has its own folder on the path
+
 from engines import registry
 from host.store.recorder import GameRecorder
 
@@ -63,11 +65,6 @@ def store_times(path: Path, moves: list[str]) -> list[float]:
         times.append(time.perf_counter() - start)
     recorder.close()
     return times
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def main() -> None:

@@ -54,7 +54,14 @@ PRESETS: dict[str, tuple[str, ...]] = {
     "host/link/protocol.py": ("tests/link/test_link_protocol.py",),
     "host/link/reader.py": ("tests/link/test_link_protocol.py",),
     "host/link/led_plan.py": ("tests/link/test_led_plan.py",),
-    "host/session/core.py": ("tests/session", "tests/tracking"),
+    # The tests that drive the core: its tables first (most mutants die there, in about 2 s), then the session
+    # and the buttons over it (tests/tracking's hand sequences and noise would add 10 s a mutant).
+    "host/session/core.py": (
+        "tests/session/test_core_tables.py",
+        "tests/session/test_special_cases.py",
+        "tests/tracking/test_session.py",
+        "tests/tracking/test_pass_button.py",
+    ),
     "host/tracking": ("tests/tracking",),
     "firmware/debounce.py": ("tests/firmware/test_fw_debounce.py",),
 }
@@ -196,12 +203,36 @@ def _skip_annotations(session: Path, work: Path) -> int:
     return skipped
 
 
+OTHER_SHARE = "another job's share"
+
+
+def _share_out(session: Path, works: list[Path]) -> list[Path]:
+    """One session per work tree, each with every n-th pending mutant (the others marked skipped in it)."""
+    sessions = [session]
+    for work in works[1:]:
+        copy = work / session.name
+        shutil.copy2(session, copy)
+        sessions.append(copy)
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        pending = sorted(item.job_id for item in db.pending_work_items)
+    for k, path in enumerate(sessions):
+        with use_db(str(path), WorkDB.Mode.open) as db:
+            for i, job_id in enumerate(pending):
+                if i % len(sessions) != k:
+                    db.set_result(
+                        job_id, WorkResult(output=OTHER_SHARE, worker_outcome=WorkerOutcome.SKIPPED)
+                    )
+    return sessions
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
 
 
-def run(target: Target, work: Path, excluded: list[str]) -> Outcome:
+def run(target: Target, works: list[Path], excluded: list[str]) -> Outcome:
+    """Mutate target in the first work tree, its mutants shared out among all of them (one job each)."""
+    work = works[0]
     tests = " ".join(shlex.quote(t) for t in target.tests)
     command = f"{shlex.quote(sys.executable)} -m pytest -x -q -p no:cacheprovider {tests}"
     started = _children_cpu()
@@ -218,7 +249,7 @@ def run(target: Target, work: Path, excluded: list[str]) -> Outcome:
     )
     config = work / "mutation.toml"
     modules = ", ".join(json.dumps(m) for m in target.modules())
-    config.write_text(
+    config.write_text(  # the same in every work tree: its paths are relative
         f"[cosmic-ray]\nmodule-path = [{modules}]\ntimeout = {HUNG_WALL_S}\n"
         f"excluded-modules = []\ntest-command = {json.dumps(command)}\n\n"
         '[cosmic-ray.distributor]\nname = "local"\n\n'
@@ -232,9 +263,21 @@ def run(target: Target, work: Path, excluded: list[str]) -> Outcome:
     _step([_COSMIC_RAY, "init", str(config), str(session)], work)
     _step([filter_tool, str(session), str(config)], work)
     annotations = _skip_annotations(session, work)
-    _step([_COSMIC_RAY, "exec", str(config), str(session)], work)
+    for other in works[1:]:
+        shutil.copy2(config, other / config.name)
+    sessions = _share_out(session, works)
+    jobs = [
+        subprocess.Popen(
+            [_COSMIC_RAY, "exec", str(config.name), str(path)], cwd=path.parent, stderr=subprocess.PIPE
+        )
+        for path in sessions
+    ]
+    for job in jobs:
+        _, stderr = job.communicate()
+        if job.returncode != 0:
+            raise SystemExit(f"mutation: cosmic-ray exec failed:\n{stderr.decode()[-3000:]}")
     cpu, wall = _children_cpu() - cpu, time.perf_counter() - wall
-    dump = _cosmic_ray("dump", str(session), cwd=work).stdout
+    dump = "".join(_cosmic_ray("dump", str(path), cwd=path.parent).stdout for path in sessions)
     killed, incompetent, survivors, mutants = 0, 0, [], 0
     for line in dump.splitlines():
         _item, result = json.loads(line)
@@ -254,16 +297,18 @@ def run(target: Target, work: Path, excluded: list[str]) -> Outcome:
 
 def _short_diff(diff: str) -> str:
     """A survivor as the lines it changes, with the file and line number."""
-    name, line, changes = "", "", []
+    name, line, changes = "", 0, []
     for text in diff.splitlines():
         if text.startswith("+++ "):
             name = re.sub(r"^\+\+\+ (b/|mutated/\[\d+\]/)?", "", text)
         elif text.startswith("@@"):
             found = re.search(r"\+(\d+)", text)
-            line = found.group(1) if found else "?"
+            line = int(found.group(1)) if found else 0
         elif text[:1] in "+-" and not text.startswith(("+++", "---")):
             changes.append(text)
-    return f"{name}:{line}\n" + "\n".join(changes)
+        elif not changes:
+            line += 1  # a line of context before the change: the hunk starts that much earlier
+    return f"{name}:{line or '?'}\n" + "\n".join(changes)
 
 
 def section(target: Target, outcome: Outcome) -> str:
@@ -309,14 +354,16 @@ def main() -> int:
     parser.add_argument("targets", nargs="+", metavar="TARGET", help="PATH[=TEST,TEST...]")
     parser.add_argument("--report", type=Path, default=ROOT / "docs" / "mutation.md")
     parser.add_argument("--all-operators", action="store_true", help="every replacement cosmic-ray has")
+    parser.add_argument("--jobs", type=int, default=1, help="mutants run at once, each in its own copy")
     args = parser.parse_args()
     excluded = [] if args.all_operators else _excluded_operators()
     targets = [Target.parse(text) for text in args.targets]
     with tempfile.TemporaryDirectory(prefix="magboard-mutation-") as temp:
-        work = Path(temp)
-        _copy_tree(work)
+        works = [Path(temp) / str(k) for k in range(max(1, args.jobs))]
+        for work in works:
+            _copy_tree(work)
         for target in targets:
-            outcome = run(target, work, excluded)
+            outcome = run(target, works, excluded)
             write_report(args.report, {target.path: section(target, outcome)})
             summary = {
                 "target": target.path, "mutants": outcome.mutants, "killed": outcome.killed,

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from engines.game import Game
+from engines.game import Game, M, P
 
 
-def perft(game: Game[Any, Any], pos: Any, depth: int) -> int:
+def perft(game: Game[P, M], pos: P, depth: int) -> int:
     """The number of move sequences of exactly ``depth`` moves from ``pos``."""
     if depth == 0:
         return 1

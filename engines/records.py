@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.game import Game, MoveError
+from engines.game import Game, M, MoveError, P
 
 HEADER_RE = re.compile(r"^([a-z][a-z0-9_]*)\s*:\s*(.*)$")
 MAX_CHARS = 1024 * 1024  # a long game is a few KiB: anything larger is not a record
@@ -150,5 +150,5 @@ def save(record: Record, path: str | os.PathLike[str]) -> None:
     os.replace(tmp, target)
 
 
-def from_moves(game: Game[Any, Any], moves: Iterable[str], players: tuple[str, str] = ("?", "?")) -> Record:
+def from_moves(game: Game[P, M], moves: Iterable[str], players: tuple[str, str] = ("?", "?")) -> Record:
     return Record(game.id, players, tuple(sorted(game.chosen)), list(moves))

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from engines import registry
-from engines.game import Game, MoveError
+from engines.game import Game, M, MoveError, P
 from host import play_values
 from host.cli_error import CliError
 from host.hardware.loading import BoardFileError, load_board
@@ -36,7 +36,7 @@ def make_game(args: argparse.Namespace) -> Game[Any, Any]:
         raise CliError(str(exc)) from None
 
 
-def play_moves(game: Game[Any, Any], texts: list[str]) -> list[Any]:
+def play_moves(game: Game[P, M], texts: list[str]) -> list[P]:
     """Every position from the start through each move; CliError names the ply and move that failed."""
     positions = [game.start()]
     for ply, text in enumerate(texts, start=1):
@@ -48,7 +48,7 @@ def play_moves(game: Game[Any, Any], texts: list[str]) -> list[Any]:
     return positions
 
 
-def state_json(game: Game[Any, Any], pos: Any) -> dict[str, Any]:
+def state_json(game: Game[P, M], pos: P) -> dict[str, object]:
     """The command line's view of a position (the contract of `magboard rules`)."""
     outcome = game.outcome(pos)
     score = outcome.score if outcome is not None else game.score(pos)

@@ -31,7 +31,7 @@ from engines.ai.mcts import Mcts
 from engines.ai.parallel import parallel_alphabeta, parallel_mcts
 from engines.ai.policy import Policy, policy_for
 from engines.ai.workers import START_S, cores, ready, start, wait
-from engines.game import Game
+from engines.game import Game, M, P
 
 DEFAULT_SECONDS = 2.0
 HINT_PV_LENGTH = 6
@@ -39,8 +39,8 @@ ALGORITHMS = ("alphabeta", "mcts")
 
 
 def think(
-    game: Game[Any, Any],
-    pos: Any,
+    game: Game[P, M],
+    pos: P,
     *,
     level: int = HIGHEST,
     seconds: float | None = None,
@@ -111,7 +111,7 @@ def think(
 
 
 def start_workers(
-    game: Game[Any, Any], *, level: int = HIGHEST, nodes: int | None = None, workers: int | None = None
+    game: Game[P, M], *, level: int = HIGHEST, nodes: int | None = None, workers: int | None = None
 ) -> None:
     """Start, in the background, the worker processes a timed ``think`` with these settings shares its
     search with (none for a node budget), so that the first question finds them up."""
@@ -125,7 +125,7 @@ def wait_for_workers(timeout: float = START_S) -> bool:
 
 
 def hint(
-    game: Game[Any, Any], pos: Any, *, seconds: float = 1.0, seed: int = 0, workers: int | None = None
+    game: Game[P, M], pos: P, *, seconds: float = 1.0, seed: int = 0, workers: int | None = None
 ) -> Analysis:
     """The strongest move in ``pos`` with a short principal variation, for a player asking for help."""
     found = think(game, pos, seconds=seconds, seed=seed, workers=workers)

@@ -40,12 +40,3 @@ class Budget:
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.started
-
-    def fraction_left(self) -> float:
-        """How much of the time budget remains (1.0 without a deadline)."""
-        if self.deadline is None:
-            if self.max_nodes is None:
-                return 1.0
-            return max(0.0, 1.0 - self.nodes / self.max_nodes)
-        total = self.deadline - self.started
-        return max(0.0, (self.deadline - time.perf_counter()) / total) if total > 0 else 0.0

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.ai.policy import WIN, Policy
+from engines.ai.policy import WIN, M, P, Policy
 
 
-def lookahead_scores(policy: Policy[Any, Any], pos: Any, moves: list[Any]) -> list[float]:
+def lookahead_scores(policy: Policy[P, M], pos: P, moves: list[M]) -> list[float]:
     """For each move, its value for the player making it, judged one move ahead."""
     game = policy.game
     me = game.to_move(pos)
@@ -24,7 +24,7 @@ def lookahead_scores(policy: Policy[Any, Any], pos: Any, moves: list[Any]) -> li
     return scores
 
 
-def order_by_lookahead(policy: Policy[Any, Any], pos: Any, moves: list[Any]) -> list[Any]:
+def order_by_lookahead(policy: Policy[P, M], pos: P, moves: list[M]) -> list[Any]:
     if len(moves) < 2:
         return moves
     scores = lookahead_scores(policy, pos, moves)
@@ -32,7 +32,7 @@ def order_by_lookahead(policy: Policy[Any, Any], pos: Any, moves: list[Any]) -> 
     return [moves[i] for i in ranked]
 
 
-def winning_move(policy: Policy[Any, Any], pos: Any, moves: list[Any]) -> Any | None:
+def winning_move(policy: Policy[P, M], pos: P, moves: list[M]) -> Any | None:
     """A move that wins at once, if there is one."""
     game = policy.game
     me = game.to_move(pos)

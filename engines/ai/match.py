@@ -17,7 +17,7 @@ from typing import Any, Protocol
 
 from engines.ai import think
 from engines.ai.policy import Policy
-from engines.game import Game
+from engines.game import Game, M, P
 
 
 class Player(Protocol):
@@ -96,7 +96,7 @@ class GameResult:
     score: tuple[int, int] | None = None
 
 
-def random_opening(game: Game[Any, Any], plies: int, seed: int) -> list[str]:
+def random_opening(game: Game[P, M], plies: int, seed: int) -> list[str]:
     """``plies`` random moves from the start (fewer if the game would end), as canonical texts."""
     rng = random.Random(seed)
     pos = game.start()
@@ -112,7 +112,7 @@ def random_opening(game: Game[Any, Any], plies: int, seed: int) -> list[str]:
 
 
 def play_game(
-    game: Game[Any, Any],
+    game: Game[P, M],
     players: tuple[Player, Player],
     first: int,
     seconds: float,
@@ -175,7 +175,7 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def play_match(
-    game: Game[Any, Any],
+    game: Game[P, M],
     players: tuple[Player, Player],
     games: int,
     seconds: float,

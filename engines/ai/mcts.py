@@ -20,7 +20,7 @@ from typing import Any
 
 from engines.ai.analysis import Analysis
 from engines.ai.budget import Budget
-from engines.ai.policy import EVAL_LIMIT, WIN, Policy, terminal_value
+from engines.ai.policy import EVAL_LIMIT, WIN, M, P, Policy, terminal_value
 from engines.ai.rules import Rules
 
 
@@ -199,7 +199,7 @@ class Mcts:
         return (done if done is not None else policy.evaluate(pos)), player
 
 
-def summarise(game: Rules[Any, Any], root: Node, budget: Budget, simulations: int) -> Analysis:
+def summarise(game: Rules[P, M], root: Node, budget: Budget, simulations: int) -> Analysis:
     """The best move (a proven win, else the most visited), its value and the principal variation."""
     best = best_child(root)
     value = best.proven if best.proven is not None else best.mean()

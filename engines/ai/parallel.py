@@ -27,7 +27,7 @@ from engines.ai.alphabeta import AlphaBeta
 from engines.ai.analysis import Analysis
 from engines.ai.budget import Budget
 from engines.ai.mcts import Mcts, Node, best_child
-from engines.ai.policy import EVAL_LIMIT, WIN, Policy
+from engines.ai.policy import EVAL_LIMIT, WIN, M, P, Policy
 from engines.ai.rules import Rules
 from engines.ai.workers import forget
 
@@ -53,7 +53,7 @@ def _collect(futures: list[Future[Any]], deadline: float) -> list[Any]:
 
 
 def _mcts_worker(
-    game: Rules[Any, Any], policy: Policy[Any, Any], pos: Any, deadline: float, seed: int
+    game: Rules[P, M], policy: Policy[P, M], pos: P, deadline: float, seed: int
 ) -> tuple[RootStats, int, int]:
     budget = Budget(deadline=deadline)
     search = Mcts(game, policy, budget, random.Random(seed))
@@ -63,9 +63,9 @@ def _mcts_worker(
 
 
 def parallel_mcts(
-    game: Rules[Any, Any],
-    policy: Policy[Any, Any],
-    pos: Any,
+    game: Rules[P, M],
+    policy: Policy[P, M],
+    pos: P,
     budget: Budget,
     seed: int,
     workers: int,
@@ -130,10 +130,10 @@ AbReport = tuple[list[tuple[int, Any, float]], Any, float, list[Any], int]
 
 
 def _ab_worker(
-    game: Rules[Any, Any],
-    policy: Policy[Any, Any],
-    pos: Any,
-    moves: list[Any],
+    game: Rules[P, M],
+    policy: Policy[P, M],
+    pos: P,
+    moves: list[M],
     deadline: float,
     seed: int,
     depth_step: int,
@@ -144,9 +144,9 @@ def _ab_worker(
 
 
 def parallel_alphabeta(
-    game: Rules[Any, Any],
-    policy: Policy[Any, Any],
-    pos: Any,
+    game: Rules[P, M],
+    policy: Policy[P, M],
+    pos: P,
     budget: Budget,
     seed: int,
     workers: int,

@@ -128,7 +128,7 @@ class TurnSplit:
         return replace(found, best=line[0], pv=line, depth=found.depth // self.parts)
 
 
-def terminal_value(game: Rules[Any, Any], pos: Any) -> float | None:
+def terminal_value(game: Rules[P, M], pos: P) -> float | None:
     """+-WIN or 0 for a finished game, from its side to move's view; None while it goes on."""
     outcome = game.outcome(pos)
     if outcome is None:
@@ -138,7 +138,7 @@ def terminal_value(game: Rules[Any, Any], pos: Any) -> float | None:
     return WIN if outcome.winner == game.to_move(pos) else -WIN
 
 
-def policy_for(game: Game[Any, Any]) -> Policy[Any, Any]:
+def policy_for(game: Game[P, M]) -> Policy[P, M]:
     """The game's own policy (``Game.ai_policy``), or the rules-only default for a game without one."""
     target = game.ai_policy
     if not target:

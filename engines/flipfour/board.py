@@ -126,14 +126,6 @@ UNKNOWN = 255
 _JUDGED = bytearray([UNKNOWN]) * (1 << POINTS)
 
 
-def colour_status(bits: int) -> int:
-    """judge_colour(bits), memoised."""
-    status = _JUDGED[bits]
-    if status == UNKNOWN:
-        status = _JUDGED[bits] = judge_colour(bits)
-    return status
-
-
 def judge_turn(red: int, yellow: int, mover: int) -> int | None:
     """The winner decided by the lines after ``mover``'s turn, or None when play goes on.
 

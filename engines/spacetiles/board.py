@@ -105,7 +105,7 @@ def board_from_data(name: str, data: Any, source: str) -> SpaceTilesBoard:
     return SpaceTilesBoard(name, geometry, tuple(sorted(start)), tiles, pieces_each)
 
 
-def _count(data: dict[str, Any], key: str, source: str) -> int:
+def _count(data: dict[str, object], key: str, source: str) -> int:
     value = data.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
         raise BoardError(f"{source}: {key}: expected a whole number >= 0")
@@ -125,7 +125,7 @@ def _geometry(spec: Any, where: str) -> Geometry:
     raise BoardError(f"{where}: unknown kind {kind!r} (known: hex_parallelogram, hex_hexagon, hex_cells)")
 
 
-def _size(spec: dict[str, Any], key: str, where: str) -> int:
+def _size(spec: dict[str, object], key: str, where: str) -> int:
     value = spec.get(key)
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 26:
         raise BoardError(f"{where}: {key}: expected a whole number from 1 to 26")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from engines.ai import Analysis, start_workers, think, wait_for_workers
 from engines.ai.levels import HIGHEST, LOWEST
-from engines.game import Game
+from engines.game import Game, M, P
 from host.cli_error import CliError
 from host.gamearg import add_game_arguments, add_workers_argument, make_game, play_moves
 from host.stopping import until_stopped
@@ -25,7 +24,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-def analysis_json(game: Game[Any, Any], pos: Any, found: Analysis) -> dict[str, Any]:
+def analysis_json(game: Game[P, M], pos: P, found: Analysis) -> dict[str, object]:
     return {
         "game": game.id,
         "to_move": game.to_move(pos),

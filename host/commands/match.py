@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from engines.ai.levels import HIGHEST, LOWEST
 from engines.ai.match import AiPlayer, GameResult, Player, Tally, play_match
-from engines.game import Game
+from engines.game import Game, M, P
 from host.cli_error import CliError
 from host.gamearg import add_game_arguments, make_game
 
@@ -31,7 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(run=run)
 
 
-def make_player(game: Game[Any, Any], spec: str, seed: int) -> Player:
+def make_player(game: Game[P, M], spec: str, seed: int) -> Player:
     parts = spec.split(":")
     if parts[0] == "openspiel" and len(parts) == 1:
         try:
@@ -53,7 +52,7 @@ def make_player(game: Game[Any, Any], spec: str, seed: int) -> Player:
     raise CliError(f"unknown player {spec!r} (expected ai, ai:LEVEL, ai:LEVEL:ALGORITHM or openspiel)")
 
 
-def summary(game_id: str, players: tuple[Player, Player], tally: Tally, seconds: float) -> dict[str, Any]:
+def summary(game_id: str, players: tuple[Player, Player], tally: Tally, seconds: float) -> dict[str, object]:
     low, high = tally.interval()
     return {
         "game": game_id,

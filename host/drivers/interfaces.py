@@ -39,7 +39,7 @@ class LedStrip(Protocol):
 
 @dataclass(frozen=True)
 class ButtonPress:
-    button: str  # one of host.hardware.spec.BUTTONS
+    button: str  # the value of a host.hardware.spec.Button
     at_us: int
 
 

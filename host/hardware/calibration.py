@@ -15,7 +15,6 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from host.files import MIB, read_text
 from host.hardware.sensing import CODE_EMPTY, CODE_NORTH, CODE_SOUTH, CODE_WEAK
@@ -36,8 +35,8 @@ class Calibration:
     hysteresis: int
     strong_threshold: int | None = None
 
-    def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def as_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
             "zero": list(self.zero),
             "threshold": self.threshold,
             "hysteresis": self.hysteresis,

@@ -11,7 +11,6 @@ above ``threshold`` reads 3 (weak, either pole).
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from host.hardware.calibration import Calibration, nominal
 from host.hardware.spec import LED_PICO, BoardSpec
@@ -19,9 +18,9 @@ from host.hardware.spec import LED_PICO, BoardSpec
 VERSION = 1
 
 
-def firmware_config(board: BoardSpec, calibration: Calibration | None = None) -> dict[str, Any]:
+def firmware_config(board: BoardSpec, calibration: Calibration | None = None) -> dict[str, object]:
     sensor, pico, leds = board.sensor, board.pico, board.leds
-    config: dict[str, Any] = {
+    config: dict[str, object] = {
         "version": VERSION,
         "board": board.id,
         "sensor": "hall_analog" if sensor.analog else "reed",

@@ -21,15 +21,14 @@ from engines.table import Role
 from host.files import MIB, read_text
 from host.hardware.reader import Problems, Table, parse_toml
 from host.hardware.spec import (
-    BUTTONS,
     LED_DRIVERS,
     MAGNET_STRENGTHS,
     NO_MAGNET,
-    OPTIONAL_BUTTONS,
     POLES,
     REED,
     SENSOR_MODELS,
     BoardSpec,
+    Button,
     ButtonSpec,
     CellSpec,
     LedSpec,
@@ -289,8 +288,8 @@ def _leds(t: Table) -> LedSpec:
 
 
 def _buttons(t: Table) -> ButtonSpec:
-    pins = {name: t.integer(name, minimum=0) for name in BUTTONS}
-    pins |= {name: t.integer(name, minimum=0) for name in OPTIONAL_BUTTONS if t.has(name)}
+    named = [b.value for b in Button if not b.optional or t.has(b.value)]
+    pins = {name: t.integer(name, minimum=0) for name in named}
     spec = ButtonSpec(pins=pins, debounce_ms=t.integer("debounce_ms", minimum=1, maximum=500))
     t.finish()
     return spec

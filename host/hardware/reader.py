@@ -81,7 +81,7 @@ def deepest_key(text: str) -> int:
     return deepest + 1
 
 
-def parse_toml(text: str) -> dict[str, Any]:
+def parse_toml(text: str) -> dict[str, object]:
     """A TOML document; ValueError with a one-line reason for anything tomllib refuses or chokes on."""
     if deepest_key(text) > MAX_KEY_PARTS:
         raise ValueError(f"a key of more than {MAX_KEY_PARTS} dotted parts: no magboard file nests that deep")
@@ -101,7 +101,7 @@ def _describe(value: object) -> str:
 class Table:
     """One TOML table; ``finish`` reports the keys nobody asked for (usually typos)."""
 
-    def __init__(self, data: Mapping[str, Any], path: str, problems: Problems) -> None:
+    def __init__(self, data: Mapping[str, object], path: str, problems: Problems) -> None:
         self.data = data
         self.path = path
         self.problems = problems

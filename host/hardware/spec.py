@@ -11,6 +11,7 @@ value) in a STATE snapshot from the firmware.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 
 from engines.geometry import Geometry
@@ -35,11 +36,29 @@ LED_PI_SPI = "pi_spi"  # the Pi's SPI0 MOSI through neopixel_spi (Pi 5, no root)
 LED_PICO = "pico"  # a Pico GPIO: the firmware drives the chain
 LED_DRIVERS = (LED_PI_PWM, LED_PI_SPI, LED_PICO)
 
-BUTTONS = ("confirm", "new_game", "hint", "take_back")  # every board has these
-# A board may also have these: Pass, for a game where a player may pass while other moves are legal (the
-# page has it too, so a board without the pin still plays such a game).
-OPTIONAL_BUTTONS = ("pass",)
-ALL_BUTTONS = BUTTONS + OPTIONAL_BUTTONS
+
+class Button(Enum):
+    """The board's buttons (and the page's).  The value is the name in board files, scripts and messages."""
+
+    CONFIRM = "confirm"
+    NEW_GAME = "new_game"
+    HINT = "hint"
+    TAKE_BACK = "take_back"
+    # Only where the game has a voluntary pass (Table.voluntary_pass), and optional on a board: the page has
+    # it too, so a board without the pin still plays such a game.  Every other button every board has.
+    PASS = "pass"
+
+    @property
+    def optional(self) -> bool:
+        return self is Button.PASS
+
+    @classmethod
+    def named(cls, name: str) -> Button:
+        """The button called ``name``; ValueError lists the known names."""
+        for button in cls:
+            if button.value == name:
+                return button
+        raise ValueError(f"unknown button {name!r} (known: {', '.join(b.value for b in cls)})")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,6 @@ from host.link.expectation import Expectation
 from host.link.led_plan import led_frames
 from host.link.messages import (
     Ack,
-    GetState,
     Heartbeat,
     Hello,
     HelloRequest,
@@ -160,10 +159,6 @@ class DeviceLink:
         return self._snapshots.each(timeout)
 
     # --- commands -------------------------------------------------------------------------
-
-    def request_state(self) -> None:
-        """Ask for the full state now (it arrives as a snapshot only if it changed)."""
-        self._send(GetState())
 
     def set_config(
         self,

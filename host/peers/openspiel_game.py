@@ -168,7 +168,7 @@ class MagboardState(pyspiel.State):  # type: ignore[misc]
 class MagboardGame(pyspiel.Game):  # type: ignore[misc]
     game_id = ""
 
-    def __init__(self, params: dict[str, Any] | None = None, *, game_id: str = "") -> None:
+    def __init__(self, params: dict[str, object] | None = None, *, game_id: str = "") -> None:
         game_id = game_id or self.game_id
         self.rules: Game[Any, Any] = registry.make(game_id)
         self.tokens = [sep + name for sep in SEPARATORS for name in self.rules.geometry.names]

@@ -77,13 +77,13 @@ class ServiceConfig:
 KEYS = tuple(f.name for f in fields(ServiceConfig))
 
 
-def _text(value: Any) -> str:
+def _text(value: object) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ValueError(f"must be a non-empty string, got {play_values.describe(value)}")
     return value
 
 
-def _game(value: Any) -> str:
+def _game(value: object) -> str:
     game = _text(value)
     if game not in registry.available():
         raise ValueError(f"unknown game {game!r} (games: {', '.join(registry.available())})")
@@ -91,7 +91,7 @@ def _game(value: Any) -> str:
 
 
 def _board(game: str | None) -> Any:
-    def check(value: Any) -> str:
+    def check(value: object) -> str:
         board = _text(value)
         if (board.endswith(".toml") or os.sep in board) and not Path(board).is_absolute():
             raise ValueError(f"a board file must be given by its absolute path, got {board!r}")
@@ -106,28 +106,28 @@ def _board(game: str | None) -> Any:
     return check
 
 
-def _serial(value: Any) -> str:
+def _serial(value: object) -> str:
     serial = _text(value)
     if serial != AUTO and not Path(serial).is_absolute():
         raise ValueError(f"must be {AUTO!r} or an absolute device path, got {serial!r}")
     return serial
 
 
-def _seconds(value: Any) -> float:
+def _seconds(value: object) -> float:
     seconds = play_values.seconds(value)
     if seconds < MIN_SECONDS:
         raise ValueError(f"must be at least {MIN_SECONDS:g} s for a service (a weaker AI is a lower level)")
     return seconds
 
 
-def _page(value: Any) -> str:
+def _page(value: object) -> str:
     _host, port = play_values.page(value)
     if port == 0:
         raise ValueError("port 0 is a different free port at every start, where no browser finds the page")
     return str(value)
 
 
-def _control_character(value: Any, key: str) -> tuple[str, str] | None:
+def _control_character(value: object, key: str) -> tuple[str, str] | None:
     """The first string under ``key`` holding a control character: its key and that character."""
     if isinstance(value, dict):
         value = [(f"{key}.{k}", v) for k, v in value.items()]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engines.ai import hint, start_workers, think
-from engines.game import Game
+from engines.game import Game, M, P
 
 
 class AiOpponent:
@@ -26,15 +26,15 @@ class AiOpponent:
         self.seed = seed
         self.workers = workers
 
-    def start(self, game: Game[Any, Any]) -> None:
+    def start(self, game: Game[P, M]) -> None:
         # Hints search at the highest level, whatever the AI plays at.
         start_workers(game, nodes=self.nodes, workers=self.workers)
 
-    def choose(self, game: Game[Any, Any], pos: Any) -> Any:
+    def choose(self, game: Game[P, M], pos: P) -> Any:
         level, seconds, nodes, seed, workers = self.level, self.seconds, self.nodes, self.seed, self.workers
         return think(game, pos, level=level, seconds=seconds, nodes=nodes, seed=seed, workers=workers).best
 
-    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
+    def hint(self, game: Game[P, M], pos: P) -> list[M]:
         if self.nodes is not None:
             return list(think(game, pos, nodes=self.nodes, seed=self.seed).pv)
         seconds = min(self.seconds or 1.0, 1.0)

@@ -14,20 +14,20 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Protocol
 
-from engines.game import Game
+from engines.game import Game, M, P
 from host.session import core
 
 
 class Opponent(Protocol):
     """Chooses moves for the AI's side (and hints for the player's)."""
 
-    def start(self, game: Game[Any, Any]) -> None:
+    def start(self, game: Game[P, M]) -> None:
         """Get ready for the first question about ``game`` (the AI starts its worker processes), when
         the session is set up."""
 
-    def choose(self, game: Game[Any, Any], pos: Any) -> Any: ...
+    def choose(self, game: Game[P, M], pos: P) -> M: ...
 
-    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]: ...
+    def hint(self, game: Game[P, M], pos: P) -> list[M]: ...
 
 
 class AiWorker:

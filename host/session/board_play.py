@@ -12,8 +12,7 @@ from collections.abc import Sequence
 
 from host.drivers.interfaces import RGB, LedStrip
 from host.hardware.sensing import SensorModel, SnapshotError
-from host.hardware.spec import BoardSpec
-from host.session.intent import Button
+from host.hardware.spec import BoardSpec, Button
 from host.session.lights import frame
 from host.session.session import Session
 

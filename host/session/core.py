@@ -22,7 +22,8 @@ from typing import Any
 
 from engines.game import Game
 from engines.physical import Thing
-from host.session.intent import Button, Intent, RestoreReason, YourTurn
+from host.hardware.spec import Button
+from host.session.intent import Intent, RestoreReason, YourTurn
 from host.tracking.candidates import Candidate, Expectations, Route
 from host.tracking.evidence import Evidence
 from host.tracking.tracker import Seen, Tracker, Verdict
@@ -341,12 +342,11 @@ def passable(ctx: Context, state: State) -> Candidate[Hashable] | None:
 
 
 def _settled(ctx: Context, state: State, effects: list[Effect]) -> State:
-    """Act on the reading as it stands (commit, ask, wait), then say what the board wants."""
-    for _ in range(8):  # a commit may be followed by a forced move or a board that already shows the next
-        before = state.log.version
-        state = _evaluate(ctx, state, effects)
-        if state.log.version == before:
-            break
+    """Act on the reading as it stands (commit, ask, wait), then say what the board wants.
+
+    Once is enough: a commit is of the reading's own position, so the board then shows the committed one,
+    and a forced move after it is played by the commit itself (``_prepared``)."""
+    state = _evaluate(ctx, state, effects)
     verdict = None
     if state.reading is not None and state.away is None and not state.thinking:
         verdict = ctx.verdict(state)
@@ -363,6 +363,9 @@ def _evaluate(ctx: Context, state: State, effects: list[Effect]) -> State:
         if left or state.differing:
             return state
         state = replace(state, away=None, evidence=Evidence(), wary=False)
+        forced = _forced(ctx, state)  # a pass that waited for the board to be set up
+        if forced is not None:
+            return _commit(ctx, state, forced, effects)
     verdict = ctx.verdict(state)
     stable = state.now - state.changed_at
     settled = stable >= ctx.settings.settle_ms

@@ -8,17 +8,16 @@ disagree.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Sequence
-from typing import Any
 
-from engines.game import Game
+from engines.game import Game, M, P
 from engines.physical import Thing
 from engines.table import Table
+from host.hardware.spec import Button
 from host.session import words
 from host.session.core import Context, State, passable, remaining_of
 from host.session.intent import (
     AiMove,
     AiThinking,
-    Button,
     Choose,
     Confirm,
     GameOver,
@@ -373,7 +372,7 @@ def _steps_scene(steps: Sequence[Step], blink: Blink, dim: bool = False) -> Scen
     return scene
 
 
-def _named(game: Game[Any, Any], steps: Iterable[plan.Step[int]]) -> tuple[Step, ...]:
+def _named(game: Game[P, M], steps: Iterable[plan.Step[int]]) -> tuple[Step, ...]:
     """Tracker steps (cell indices) as the intent's steps (cell names), in the order a turn is made: what
     others stand on (a Space Tiles tile) is put down first, once what must come off is off."""
     names, ground = game.geometry.names, game.table.ground

@@ -16,9 +16,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
 
-from engines.game import Game
+from engines.game import Game, M, P
 from engines.physical import Thing
 from engines.table import Role, Table
 from host.session.script import Action
@@ -27,7 +26,7 @@ Stack = tuple[Thing, ...]
 
 
 def hand_actions(
-    game: Game[Any, Any],
+    game: Game[P, M],
     before: Mapping[str, Stack],
     after: Mapping[str, Stack],
     rng: random.Random | None = None,

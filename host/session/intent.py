@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from engines.physical import Thing
+from host.hardware.spec import Button
 from host.session.lights import Light
 from host.tracking.plan import Do
 
@@ -32,24 +33,6 @@ class Kind(Enum):
     AI_MOVE = "ai_move"
     RESTORE = "restore"
     GAME_OVER = "game_over"
-
-
-class Button(Enum):
-    """The board's buttons (and the page's).  The value is the name in scripts and messages."""
-
-    CONFIRM = "confirm"
-    NEW_GAME = "new_game"
-    HINT = "hint"
-    TAKE_BACK = "take_back"
-    PASS = "pass"  # only where the game has a voluntary pass (Table.voluntary_pass)
-
-    @classmethod
-    def named(cls, name: str) -> Button:
-        """The button called ``name``; ValueError lists the known names."""
-        for button in cls:
-            if button.value == name:
-                return button
-        raise ValueError(f"unknown button {name!r} (known: {', '.join(b.value for b in cls)})")
 
 
 @dataclass(frozen=True)
@@ -97,7 +80,7 @@ class Intent:
     scene: Mapping[str, Light] = field(default_factory=dict, compare=False)
     buttons: frozenset[Button] = frozenset()
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> dict[str, object]:
         """The intent as JSON-ready data (kind, sentence, buttons) for the page and scripts."""
         return {
             "kind": self.kind.value,

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.game import Game
+from engines.game import Game, M, P
 from engines.physical import Thing
 from engines.table import Role
 from host.hardware.loading import board_ids, load_board
@@ -116,7 +116,7 @@ def phrasebook(game_id: str) -> Phrasebook:
     return Phrasebook(game, rows, unreached(game, rows))
 
 
-def unreached(game: Game[Any, Any], rows: Sequence[Row]) -> dict[str, str]:
+def unreached(game: Game[P, M], rows: Sequence[Row]) -> dict[str, str]:
     """The intent kinds and endings that no scenario met, with the game's reason (or that it gave none)."""
     never = game.table.never
     kinds = {row.kind for row in rows}
@@ -131,7 +131,7 @@ def unreached(game: Game[Any, Any], rows: Sequence[Row]) -> dict[str, str]:
     return out
 
 
-def masker(game: Game[Any, Any]) -> Callable[[str], str]:
+def masker(game: Game[P, M]) -> Callable[[str], str]:
     """A sentence without its cells, players and counts of two or more: what makes it the same wording.
 
     A list of cells or moves is one blank however long; the article before a
@@ -213,15 +213,15 @@ class Playing:
         if not held:
             self.go.set()
 
-    def start(self, game: Game[Any, Any]) -> None:
+    def start(self, game: Game[P, M]) -> None:
         """Nothing to get ready: a scenario gives its moves."""
 
-    def choose(self, game: Game[Any, Any], pos: Any) -> Any:
+    def choose(self, game: Game[P, M], pos: P) -> M:
         self.go.wait()
         texts = game.legal_texts(pos)
         return game.parse_move(pos, self.text if self.text in texts else texts[0])
 
-    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
+    def hint(self, game: Game[P, M], pos: P) -> list[M]:
         return [game.parse_move(pos, game.legal_texts(pos)[0])]
 
 

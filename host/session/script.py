@@ -29,7 +29,7 @@ from pathlib import Path
 
 from engines.physical import Thing
 from host.files import MIB, read_text
-from host.hardware.spec import ALL_BUTTONS
+from host.hardware.spec import Button
 from host.numbers import whole
 
 CELL_RE = re.compile(r"^[a-z]\d{1,2}$")
@@ -125,7 +125,7 @@ def _action(number: int, words: list[str], cells: set[str]) -> Action:
     if verb in ("wait", "step"):
         return Action(number, verb, ms=_number(words))
     if verb == "press":
-        if len(args) != 1 or args[0] not in ALL_BUTTONS:
-            raise ValueError(f"expected 'press BUTTON' with one of {', '.join(ALL_BUTTONS)}")
+        if len(args) != 1 or args[0] not in {b.value for b in Button}:
+            raise ValueError(f"expected 'press BUTTON' with one of {', '.join(b.value for b in Button)}")
         return Action(number, verb, button=args[0])
     raise ValueError(f"unknown action {verb!r} (lift, place, remove, turn, slide, tap, wait, press, step)")

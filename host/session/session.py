@@ -19,11 +19,12 @@ from typing import Any, Protocol
 from engines.game import Game
 from engines.physical import Thing
 from engines.table import Role
+from host.hardware.spec import Button
 from host.session import core
 from host.session.ai_worker import AiWorker, Opponent
 from host.session.core import Settings
 from host.session.describe import describe
-from host.session.intent import Button, Intent, Notice
+from host.session.intent import Intent, Notice
 from host.session.lights import Light
 from host.session.session_view import AiInfo, SessionView
 from host.store.health import NotSaving, StoreHealth
@@ -66,7 +67,7 @@ class Event:
 
     t_ms: int
     kind: EventKind
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, object] = field(default_factory=dict)
 
 
 class Session:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.game import Game
+from engines.game import Game, M, P
 from host.hardware.loading import load_board
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import LED_PICO, BoardSpec
@@ -60,7 +60,7 @@ def players_of(settings: Settings, opponent: Opponent | None) -> tuple[str, str]
 
 
 def make_session(
-    game: Game[Any, Any],
+    game: Game[P, M],
     board: BoardSpec,
     *,
     opponent: Opponent | None,
@@ -107,7 +107,7 @@ def close_session(session: Session) -> None:
         session.journal.close()
 
 
-def _board_for(game: Game[Any, Any], board_id: str | None) -> BoardSpec:
+def _board_for(game: Game[P, M], board_id: str | None) -> BoardSpec:
     board = load_board(board_id or default_board(game.id))
     if board.game != game.id:
         raise ValueError(f"board {board.id} is a {board.game} board, not {game.id}")

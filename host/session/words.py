@@ -10,15 +10,14 @@ players' names and what a turn is come from the game's table
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-from engines.game import Game
+from engines.game import Game, M, P
 from host.session.intent import Step
 from host.session.lights import COLOUR_NAMES, Meaning
 from host.tracking.plan import Do
 
 
-def side_name(game: Game[Any, Any], side: int) -> str:
+def side_name(game: Game[P, M], side: int) -> str:
     return game.table.side(side)
 
 
@@ -50,7 +49,7 @@ def either(phrases: Sequence[str]) -> str:
     return ", ".join(phrases[:-1]) + " or " + phrases[-1]
 
 
-def step_words(game: Game[Any, Any], step: Step) -> str:
+def step_words(game: Game[P, M], step: Step) -> str:
     """One instruction as a clause: 'move the Black queen from b6 to a4'."""
     table = game.table
     if step.do is Do.MOVE:
@@ -68,7 +67,7 @@ def step_words(game: Game[Any, Any], step: Step) -> str:
     return f"turn over the {noun} on {step.target} so that {table.side(thing.colour)} is up"
 
 
-def steps_words(game: Game[Any, Any], steps: Sequence[Step]) -> str:
+def steps_words(game: Game[P, M], steps: Sequence[Step]) -> str:
     """Instructions as one sentence; turns of several cells are said together."""
     if not steps:
         return ""
@@ -84,6 +83,6 @@ def steps_words(game: Game[Any, Any], steps: Sequence[Step]) -> str:
     return capital("; ".join(clauses)) + "."
 
 
-def turn_words(game: Game[Any, Any], pos: Any) -> str:
+def turn_words(game: Game[P, M], pos: P) -> str:
     """What the player to move may do now, in the game's terms."""
     return game.table.turn_words(game, pos)

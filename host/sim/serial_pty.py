@@ -128,10 +128,6 @@ class PicoProcess(abc.ABC):
     def alive(self) -> bool:
         return self._proc is not None and self._proc.poll() is None
 
-    @property
-    def exit_code(self) -> int | None:
-        return None if self._proc is None else self._proc.poll()
-
     def output(self) -> str:
         """What the child printed on stderr in the current run (tracebacks)."""
         if self._workdir is None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from host.drivers.interfaces import ButtonPress, Clock
-from host.hardware.spec import ALL_BUTTONS
+from host.hardware.spec import Button
 
 
 class VirtualButtons:
@@ -14,8 +14,8 @@ class VirtualButtons:
         self._pending: list[ButtonPress] = []
 
     def press(self, button: str) -> None:
-        if button not in ALL_BUTTONS:
-            raise ValueError(f"no button {button!r} (buttons: {', '.join(ALL_BUTTONS)})")
+        if button not in {b.value for b in Button}:
+            raise ValueError(f"no button {button!r} (buttons: {', '.join(b.value for b in Button)})")
         self._pending.append(ButtonPress(button, self.clock()))
 
     def poll(self) -> list[ButtonPress]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.game import Game, MoveError, Outcome
+from engines.game import Game, M, MoveError, Outcome, P
 from engines.records import Record
 from host.numbers import LARGEST_ID
 from host.shown import quoted
@@ -90,7 +90,7 @@ def result_text(outcome: Outcome) -> str:
     return result if outcome.score is None else f"{result} ({outcome.score[0]}:{outcome.score[1]})"
 
 
-def positions_of(game: Game[Any, Any], moves: Sequence[str]) -> list[Any]:
+def positions_of(game: Game[P, M], moves: Sequence[str]) -> list[P]:
     """Every position of a game from the start; MoveError names the ply that cannot be played."""
     positions = [game.start()]
     for ply, text in enumerate(moves, start=1):
@@ -101,7 +101,7 @@ def positions_of(game: Game[Any, Any], moves: Sequence[str]) -> list[Any]:
     return positions
 
 
-def ending(game: Game[Any, Any], pos: Any) -> tuple[Status, Outcome | None]:
+def ending(game: Game[P, M], pos: P) -> tuple[Status, Outcome | None]:
     outcome = game.outcome(pos)
     return (Status.PLAYING, None) if outcome is None else (Status.FINISHED, outcome)
 
@@ -111,7 +111,7 @@ GAME_COLUMNS = (
 )
 
 
-def _is_text(value: Any) -> bool:
+def _is_text(value: object) -> bool:
     """Text as magboard stores it: a str, of valid UTF-8 (``store_text`` keeps other bytes as surrogates)."""
     if not isinstance(value, str):
         return False
@@ -122,11 +122,11 @@ def _is_text(value: Any) -> bool:
     return True
 
 
-def _is_time(value: Any) -> bool:
+def _is_time(value: object) -> bool:
     return value is None or (isinstance(value, int | float) and not isinstance(value, bool))
 
 
-def _what(value: Any) -> str:
+def _what(value: object) -> str:
     """A stored value as a message names it."""
     if isinstance(value, str):
         return quoted(value) if _is_text(value) else "bytes that are not UTF-8"

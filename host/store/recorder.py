@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engines.game import Game, MoveError
+from engines.game import Game, M, MoveError, P
 from host.store.database import StoreError, open_store, reason_of, transaction
 from host.store.games import (
     DamagedGame,
@@ -78,7 +78,7 @@ class GameRecorder:
     def open(
         cls,
         path: Path,
-        game: Game[Any, Any],
+        game: Game[P, M],
         *,
         board: str | None,
         players: tuple[str, str],
@@ -124,7 +124,7 @@ class GameRecorder:
     @staticmethod
     def _resume(
         conn: sqlite3.Connection,
-        game: Game[Any, Any],
+        game: Game[P, M],
         board: str | None,
         players: tuple[str, str],
         new: bool,

@@ -27,17 +27,17 @@ LISTED = 50  # the newest games the list shows; the answer says how many there a
 SHOWN_CHARS = 40  # of a bad value quoted back in an error
 
 
-def error(message: str) -> dict[str, Any]:
+def error(message: str) -> dict[str, object]:
     """An answer the page shows in its Past games panel."""
     return {"type": "error", "about": "past", "message": message}
 
 
-def quoted(value: Any) -> str:
+def quoted(value: object) -> str:
     text = repr(value)
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
-def whole(value: Any) -> TypeGuard[int]:
+def whole(value: object) -> TypeGuard[int]:
     """A JSON whole number (not true/false, which Python counts as 0 and 1)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -53,10 +53,10 @@ class PastGames:
         self._replayed: tuple[int, tuple[str, ...], list[Any]] | None = None  # the last game's positions
 
     @property
-    def questions(self) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+    def questions(self) -> dict[str, Callable[[dict[str, object]], dict[str, object]]]:
         return {"past_games": self.listing, "replay": self.replay}
 
-    def listing(self, message: dict[str, Any]) -> dict[str, Any]:
+    def listing(self, message: dict[str, object]) -> dict[str, object]:
         """The newest games of this game, newest first."""
         if self.store is None:
             return error("this game is not kept in a store, so there are no past games to show")
@@ -72,7 +72,7 @@ class PastGames:
             "total": total,
         }
 
-    def replay(self, message: dict[str, Any]) -> dict[str, Any]:
+    def replay(self, message: dict[str, object]) -> dict[str, object]:
         """One game's position after ``step`` of its moves."""
         game_id, step = message.get("game"), message.get("step", 0)
         if not whole(game_id):

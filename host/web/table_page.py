@@ -21,9 +21,10 @@ from engines.ai.levels import HIGHEST, LOWEST
 from engines.game import MoveError
 from engines.physical import Thing
 from host.hardware.sensing import SensorModel
+from host.hardware.spec import Button
 from host.session.diff import hand_actions
 from host.session.hands import Hands
-from host.session.intent import AiMove, Button, Choose, Confirm, Lifted
+from host.session.intent import AiMove, Choose, Confirm, Lifted
 from host.session.session_view import SessionView
 from host.session.setup import Table
 from host.web.gestures import Gestures
@@ -83,7 +84,7 @@ class TablePage:
             self._goal = (key, goal(view))
         return self._goal[1]
 
-    def _picture(self, view: SessionView) -> dict[str, Any]:
+    def _picture(self, view: SessionView) -> dict[str, object]:
         target = self._target(view)
         if self.table.rig is not None and self.hands is not None:
             with self.table.rig.lock:
@@ -127,7 +128,7 @@ class TablePage:
             and reading_of(tuple(stack)) == reading_of(tuple(believed[cell]))
         }
 
-    def _handle(self, message: dict[str, Any]) -> None:
+    def _handle(self, message: dict[str, object]) -> None:
         kind = message["type"]
         if kind == "button":
             try:
@@ -158,7 +159,7 @@ class TablePage:
             opponent.level = level
             self.message = ""
 
-    def _queue(self, message: dict[str, Any]) -> None:
+    def _queue(self, message: dict[str, object]) -> None:
         """Hands work in order on their own thread; a move's target is decided now, from the game as it is."""
         kind = message["type"]
         if len(self._busy) >= HANDS_WAITING:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from engines.game import Game, MoveError
+from engines.game import Game, M, MoveError, P
 from engines.physical import Thing
 from engines.table import SHARED, Noun, Role, Table
 from host.hardware.spec import BoardSpec
@@ -30,7 +30,7 @@ Stacks = Mapping[str, Sequence[Thing]]
 OWN_MOVE = frozenset({Kind.LIFTED, Kind.CONFIRM, Kind.CHOOSE})
 
 
-def layout(game: Game[Any, Any], board: BoardSpec, simulated: bool) -> dict[str, Any]:
+def layout(game: Game[P, M], board: BoardSpec, simulated: bool) -> dict[str, object]:
     """The parts of the page that never change during a game: the cells, the legend, the tray."""
     geometry, table = game.geometry, game.table
     cells = []
@@ -72,9 +72,9 @@ def meanings(table: Table) -> frozenset[Meaning]:
     return frozenset(Meaning) - {Meaning.TURN}
 
 
-def objects_json(game: Game[Any, Any]) -> dict[str, dict[str, Any]]:
+def objects_json(game: Game[P, M]) -> dict[str, dict[str, object]]:
     """Each kind of object as the page draws and names it."""
-    out = {}
+    out: dict[str, dict[str, object]] = {}
     for kind in game.table.objects:
         look = kind.look
         out[kind.kind] = {
@@ -97,7 +97,7 @@ def tray_things(board: BoardSpec) -> list[Thing]:
     return [Thing(kind, colour) for kind, spec in board.objects.items() for colour in spec.role.colours]
 
 
-def hand_words(game: Game[Any, Any], kind: str, count: int) -> str:
+def hand_words(game: Game[P, M], kind: str, count: int) -> str:
     """'3 knights in hand', '1 tile in supply'."""
     held = game.table.kind(kind).held
     noun = held.count(count) if held is not None else f"{count} in hand"
@@ -110,7 +110,7 @@ def _count(stacks: Stacks, held: Sequence[Thing], match: Any) -> int:
 
 def tray(
     view: SessionView, board: BoardSpec, stacks: Stacks, held: Sequence[Thing]
-) -> dict[str, dict[str, Any]]:
+) -> dict[str, dict[str, object]]:
     """Each compartment's count and words.
 
     What a player holds in the game (``game.hands``: Flip Four's pieces to
@@ -124,7 +124,7 @@ def tray(
     hands = game.hands(pos)
     committed = game.cells(pos)
     mover = game.to_move(pos)
-    out: dict[str, dict[str, Any]] = {}
+    out: dict[str, dict[str, object]] = {}
     for thing in tray_things(board):
         role = board.objects[thing.kind].role
         owner = SHARED if thing.colour is None else thing.colour
@@ -170,7 +170,7 @@ def box_counts(board: BoardSpec, stacks: Stacks, held: Sequence[Thing]) -> dict[
     return counts
 
 
-def light_json(light: Light) -> dict[str, Any]:
+def light_json(light: Light) -> dict[str, object]:
     """A light as the LED shows it (``rgb``, dimmed for a hint) and the colour of its meaning (``colour``).
 
     The page draws the meaning's colour and dims by opacity: a dimmed red is
@@ -208,7 +208,7 @@ def goal(view: SessionView) -> Any | None:
         return None
 
 
-def intent_json(view: SessionView) -> dict[str, Any]:
+def intent_json(view: SessionView) -> dict[str, object]:
     """The intent's kind, sentence and buttons, and what its kind adds (the move, the choices, ...)."""
     intent = view.intent
     out = intent.summary()
@@ -223,7 +223,7 @@ def intent_json(view: SessionView) -> dict[str, Any]:
     return out
 
 
-def over_json(view: SessionView) -> dict[str, Any] | None:
+def over_json(view: SessionView) -> dict[str, object] | None:
     """Who won, why, and the cells that decided it (the intent's, else read from the final position)."""
     shown = ending_json(view.game, view.position)
     intent = view.intent
@@ -232,7 +232,7 @@ def over_json(view: SessionView) -> dict[str, Any] | None:
     return shown
 
 
-def ending_json(game: Game[Any, Any], pos: Any) -> dict[str, Any] | None:
+def ending_json(game: Game[P, M], pos: P) -> dict[str, object] | None:
     """Who won, why, and the cells that decided it, read from a final position (None while not over)."""
     outcome = game.outcome(pos)
     if outcome is None:
@@ -241,12 +241,12 @@ def ending_json(game: Game[Any, Any], pos: Any) -> dict[str, Any] | None:
     return {"winner": outcome.winner, "reason": ending.reason, "cells": sorted(ending.cells)}
 
 
-def players_json(game: Game[Any, Any], pos: Any, ai_side: int | None) -> list[dict[str, Any]]:
+def players_json(game: Game[P, M], pos: P, ai_side: int | None) -> list[dict[str, object]]:
     """Each player as the page lists them: name, whether to move, what they hold, their points."""
     hands = game.hands(pos)
     score = game.score(pos)
     over = game.is_over(pos)
-    out = []
+    out: list[dict[str, object]] = []
     for side in (0, 1):
         held = [
             {"thing": str(Thing(kind, side)), "count": n, "words": hand_words(game, kind, n)}
@@ -265,9 +265,7 @@ def players_json(game: Game[Any, Any], pos: Any, ai_side: int | None) -> list[di
     return out
 
 
-def badges(
-    game: Game[Any, Any], stacks: Stacks, committed: Stacks | None = None
-) -> dict[str, dict[str, Any]]:
+def badges(game: Game[P, M], stacks: Stacks, committed: Stacks | None = None) -> dict[str, dict[str, object]]:
     """What the carried objects of each stack are worth (a King of Rings knight's rings and points).
 
     Where the board still holds the committed position's carrier on a cell, the
@@ -307,7 +305,7 @@ def ghosts(view: SessionView, target: Any | None, stacks: Stacks) -> dict[str, l
     }
 
 
-def ai_json(view: SessionView) -> dict[str, Any]:
+def ai_json(view: SessionView) -> dict[str, object]:
     ai = view.ai
     if ai is None:
         return {"side": None}
@@ -338,7 +336,7 @@ def picture(
     can_set_up: bool = False,
     unseen: Mapping[str, Sequence[Thing]] | None = None,
     placements: Iterable[str] = (),
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """Everything the page shows now.
 
     ``stacks`` is what stands on the board: the simulated board's contents,
@@ -383,7 +381,7 @@ def picture(
     }
 
 
-def past_game_json(game: Game[Any, Any], stored: StoredGame, moves: int, live: int | None) -> dict[str, Any]:
+def past_game_json(game: Game[P, M], stored: StoredGame, moves: int, live: int | None) -> dict[str, object]:
     """One game of the page's "Past games" list, in words: who, when, how it stands, how long."""
     return {
         "id": stored.id,
@@ -395,7 +393,7 @@ def past_game_json(game: Game[Any, Any], stored: StoredGame, moves: int, live: i
     }
 
 
-def state_words(game: Game[Any, Any], stored: StoredGame, live: int | None) -> str:
+def state_words(game: Game[P, M], stored: StoredGame, live: int | None) -> str:
     """How a stored game stands: being played, unfinished, abandoned, or who won and the score (the live
     game's too, once it is over)."""
     if stored.status is Status.ABANDONED:
@@ -409,8 +407,8 @@ def state_words(game: Game[Any, Any], stored: StoredGame, live: int | None) -> s
 
 
 def replay_json(
-    game: Game[Any, Any], stored: StoredGame, positions: Sequence[Any], step: int, live: int | None
-) -> dict[str, Any]:
+    game: Game[P, M], stored: StoredGame, positions: Sequence[P], step: int, live: int | None
+) -> dict[str, object]:
     """A stored game's position after ``step`` of its moves (``positions`` from the start), drawn as the
     live board is but with no lights, no hand and no box: nothing to do on it, only to look."""
     pos = positions[step]

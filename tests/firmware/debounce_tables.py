@@ -107,6 +107,25 @@ BINARY = [
             (6, [1, 0, 1, 1], [1, 0, 1, 1]),
         ],
     },
+    {
+        "name": "a 1 ms glitch open while closed is never reported",
+        "debounce_ms": 5,
+        "scan_ms": 1,
+        "rows": [(0, [1], [0]), (5, [1], [1]), (10, [0], [1]), (11, [1], [1]), (30, [1], [1])],
+    },
+    {
+        # With two cells a row, cells 1 and 3 are the same column of two rows.
+        "name": "a cell settling in one row does not cut short a wait in another",
+        "debounce_ms": 5,
+        "scan_ms": 1,
+        "rows": [
+            (0, [0, 0, 0, 1], [0, 0, 0, 0]),
+            (3, [0, 1, 0, 1], [0, 0, 0, 0]),
+            (5, [0, 1, 0, 1], [0, 0, 0, 1]),
+            (8, [0, 1, 0, 1], [0, 1, 0, 1]),
+            (12, [0, 1, 0, 1], [0, 1, 0, 1]),
+        ],
+    },
 ]
 
 VALUES = [

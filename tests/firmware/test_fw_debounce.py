@@ -10,7 +10,7 @@ import fwtest  # noqa: F401  (first: puts the firmware and the simulated chip on
 # isort: split
 import array
 
-from debounce import CellDebouncer, RowDebouncer
+from debounce import CellDebouncer, RowDebouncer, clamp_elapsed
 from debounce_tables import BINARY, VALUES
 from fwtest import check
 
@@ -123,3 +123,33 @@ def test_settling_is_true_exactly_while_a_change_waits_out_the_debounce_time():
     cells.update(bytearray([0, 0, 0, 1]), 5000)
     check(not rows.settling() and not cells.settling(), "settled after the debounce time")
     check(rows.cooked[1] == 2 and cells.cooked[3] == 1, "and reported")
+
+
+def test_the_time_between_scans_is_taken_as_never_negative_and_at_most_16_8_s():
+    # 16.8 s is 2 ** 24 us: a counter (a 32-bit "i") never overflows adding it to the debounce time.
+    for elapsed, taken in [(-5000, 0), (-1, 0), (0, 0), (1, 1), (5000, 5000)]:
+        check(clamp_elapsed(elapsed) == taken, "clamp_elapsed(" + str(elapsed) + ")")
+    for elapsed in (16_777_216, 16_777_217, 3600 * 1000 * 1000):
+        check(clamp_elapsed(elapsed) == 16_777_216, "clamp_elapsed(" + str(elapsed) + ") is 16.8 s")
+
+
+def test_a_change_is_reported_after_the_whole_debounce_time_not_a_microsecond_before():
+    rows = RowDebouncer(1, 1, 5000)
+    cells = CellDebouncer(1, 5000)
+    for subject, raw in ((rows, array.array("H", [1])), (cells, bytearray([1]))):
+        subject.update(raw, 100)
+        check(not subject.update(raw, 4999), "1 us short of the debounce time: not yet")
+        check(subject.update(raw, 1) and subject.cooked[0] == 1, "the whole debounce time: reported")
+
+
+def test_a_glitch_back_to_the_reported_value_leaves_nothing_waiting():
+    rows = RowDebouncer(1, 2, 5000)
+    cells = CellDebouncer(2, 5000)
+    for subject, changed, back in (
+        (rows, array.array("H", [2]), array.array("H", [0])),
+        (cells, bytearray([0, 1]), bytearray([0, 0])),
+    ):
+        subject.update(changed, 1000)
+        check(subject.settling(), "a new raw value waits")
+        subject.update(back, 1000)
+        check(not subject.settling(), "back to the reported value: nothing waits")

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from host.session.intent import Button, Kind
+from host.hardware.spec import Button
+from host.session.intent import Kind
 from host.session.session import Settings
 from host.session.setup import open_simulated
 from host.store.games import Status, read_games

@@ -8,7 +8,8 @@ from typing import Any
 
 from engines.game import Game
 from engines.physical import Thing
-from host.session.intent import Button, Kind
+from host.hardware.spec import Button
+from host.session.intent import Kind
 from tests.tracking.test_session import commits, session_on
 
 BLACK, WHITE = Thing("stone", 0), Thing("stone", 1)

@@ -4,6 +4,7 @@ the readings; the full pipeline with firmware and serial link is tested elsewher
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -326,3 +327,31 @@ def test_take_back_by_restoring_the_board(desdemona_reed: Any) -> None:
     board.wait(400)
     assert session.intent.kind is Kind.AI_MOVE or session.intent.kind is Kind.YOUR_TURN
     assert session.moves == []
+
+
+class HeldBack(FirstMove):
+    """An opponent that answers only once let go (or after a few seconds, so that nothing hangs)."""
+
+    def __init__(self) -> None:
+        self.go = threading.Event()
+
+    def choose(self, game: Game[Any, Any], pos: Any) -> Any:
+        self.go.wait(5)
+        return super().choose(game, pos)
+
+
+def test_by_default_the_ai_thinks_while_the_board_stays_live() -> None:
+    """Settings' default: the AI on a worker thread, so that the LEDs and the tracker stay live meanwhile."""
+    spec = load_board("desdemona-reed")
+    model = SensorModel(spec)
+    opponent = HeldBack()
+    session = Session(Desdemona(), model.reading_of, Reading.EMPTY, opponent=opponent, settings=Settings())
+    board = Board(session, model)
+    board.move("a4", "a6")
+    board.wait(400)
+    assert session.moves == ["a4-a6"] and session.intent.kind is Kind.AI_THINKING and session.pending is None
+    opponent.go.set()
+    session.wait_for_ai(timeout=60)
+    board.wait(10)
+    assert session.pending is not None and session.intent.kind is Kind.AI_MOVE
+    session.close()
