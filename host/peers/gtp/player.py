@@ -9,6 +9,10 @@ from engines.game import Game
 from host.peers.gtp.engine import GtpEngine
 from host.peers.gtp.game import GtpGame, Resigned
 
+# A fault ends the match, so a match waits long for an engine's move: GnuGo keeps no time at all (its level
+# 10 took up to 6 s of "1 s" on a loaded machine), and its moves' times are in the match's max_seconds.
+MATCH_MARGIN_S = 60.0
+
 
 class GtpPlayer:
     """The engine started from ``line`` at its first move, and stopped by ``close``."""
@@ -21,7 +25,7 @@ class GtpPlayer:
 
     def choose_text(self, texts: list[str], seconds: float) -> str:
         if self._table is None:
-            self._table = GtpGame(GtpEngine(self.line), self.game, seconds)
+            self._table = GtpGame(GtpEngine(self.line), self.game, seconds, MATCH_MARGIN_S)
         pos = self.game.play_texts(texts)
         try:
             move = self._table.choose(pos)
