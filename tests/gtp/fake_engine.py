@@ -4,7 +4,8 @@ It keeps the game with our own Go 7x7 rules and answers ``genmove`` with its
 first legal point, until its AFTER-th genmove (default 1), which it answers by
 FAULT: ``none`` (play on), ``die`` (exit 3, saying why on stderr), ``illegal``
 (an occupied point), ``garbage`` (a line that is not GTP), ``hang`` (no answer,
-ever), ``resign``.  It knows the commands GnuGo's GTP knows for a game.
+ever), ``resign``.  It knows the commands GnuGo's GTP knows for a game, and like Pachi it forgets
+its time settings at ``clear_board`` (and dies at a ``time_left`` then).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ def main() -> None:
     game = Go7()
     pos = game.start()
     genmoves = 0
+    timed = False
     for line in sys.stdin:
         words = line.split()
         if not words:
@@ -37,7 +39,12 @@ def main() -> None:
         elif name == "version":
             answer = fault
         elif name == "clear_board":
-            pos = game.start()
+            pos, timed = game.start(), False
+        elif name == "time_settings":
+            timed = True
+        elif name == "time_left" and not timed:  # as Pachi does: clear_board forgets the time settings
+            print("fake engine: time_left without time_settings", file=sys.stderr, flush=True)
+            sys.exit(6)
         elif name == "play":
             try:
                 pos = game.play(pos, game.parse_move(pos, args[1]))

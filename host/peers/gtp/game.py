@@ -46,14 +46,20 @@ class GtpGame:
         self._genmove = CLEANUP if cleanup else "genmove"
         self._time_left = "time_left" in known
         self.name = self._name(known)
+        self._time_settings = "time_settings" in known
         engine.ask("boardsize", facts.boardsize)
-        engine.ask("clear_board")
-        engine.ask("komi", facts.komi)
         if "kgs-rules" in known:
             engine.ask("kgs-rules", facts.rules)
-        if "time_settings" in known:
+        self._clear()
+
+    def _clear(self) -> None:
+        """A new game: the board cleared, and the komi and the time set again (Pachi forgets its time at
+        ``clear_board``, and then dies at ``time_left``)."""
+        self.engine.ask("clear_board")
+        self.engine.ask("komi", self.facts.komi)
+        if self._time_settings:
             # No main time, then byo-yomi: ``seconds`` for every single move.
-            engine.ask("time_settings", 0, _seconds(seconds), 1)
+            self.engine.ask("time_settings", 0, _seconds(self.seconds), 1)
         self._told: list[Any] = []
 
     def _name(self, known: frozenset[str]) -> str:
@@ -69,8 +75,8 @@ class GtpGame:
         else the whole game again from a clear board (after a take-back or a new game)."""
         told = self._told
         if moves[: len(told)] != told:
-            self.engine.ask("clear_board")
-            told = self._told = []
+            self._clear()
+            told = self._told
         pos = self.game.start()
         for move in moves[: len(told)]:
             pos = self.game.play(pos, move)
