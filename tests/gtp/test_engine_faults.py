@@ -24,6 +24,7 @@ from host.session.intent import Notice
 from host.session.session import Settings
 from host.session.setup import open_simulated
 from host.store.games import read_games
+from tests.conftest import run_cli
 from tests.pipeline.player import Person
 
 FAKE = Path(__file__).with_name("fake_engine.py")
@@ -163,3 +164,17 @@ def test_on_the_simulated_board_the_fault_is_shown_and_the_game_goes_on(tmp_path
         moves = list(session.moves)
     (stored,) = read_games(journal)
     assert stored.moves == moves and len(moves) == 4
+
+
+def test_play_engine_on_the_terminal_says_the_fault_and_plays_on(tmp_path: Path) -> None:
+    journal = tmp_path / "games.sqlite3"
+    result = run_cli(
+        "play", "go7", "--engine", fake("illegal", 2), "--seconds", "0.2", "--nodes", "30", "--level", "3",
+        "--journal", str(journal), "--terminal", input_text="g7\ndo\nb2\ndo\nquit\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    said = [line for line in result.stdout.splitlines() if "answered 'A1', not a move here" in line]
+    assert said and said[0].startswith("Fake illegal: ")
+    (stored,) = read_games(journal)
+    assert stored.moves[:3] == ["g7", "a1", "b2"] and len(stored.moves) == 4
+    assert stored.players == ("human", fake("illegal", 2))
