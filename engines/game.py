@@ -40,9 +40,10 @@ class Game(ABC, Generic[P, M]):
     the rule options the game accepts; the chosen ones are in ``chosen``),
     ``table`` (what the game is at the table: objects, words, drawing; see
     engines/table.py) and ``ai_policy`` ("module:class" of its AI policy,
-    imported only when the AI plays it).  Compiled with mypyc (README), the
-    class still takes subclasses written in Python, and these stay readable on
-    the class.
+    imported only when the AI plays it); a Go-family game names in ``gtp`` how it
+    speaks the Go Text Protocol (engines/gtp.py), so that a GTP engine can be its
+    opponent.  Compiled with mypyc (README), the class still takes subclasses
+    written in Python, and these stay readable on the class.
     """
 
     id: ClassVar[str]
@@ -51,6 +52,7 @@ class Game(ABC, Generic[P, M]):
     options: ClassVar[frozenset[str]] = frozenset()
     table: ClassVar[Table]
     ai_policy: ClassVar[str] = ""
+    gtp: ClassVar[str] = ""
 
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
         unknown = sorted(chosen - self.options)

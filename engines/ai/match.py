@@ -20,6 +20,10 @@ from engines.ai.policy import Policy
 from engines.game import Game, M, P
 
 
+class Resignation(Exception):
+    """A player gives the game up (a GTP engine may): the other wins, and ``resign`` ends its moves."""
+
+
 class Player(Protocol):
     name: str
 
@@ -125,7 +129,11 @@ def play_game(
     while (outcome := game.outcome(pos)) is None:
         who = first if game.to_move(pos) == 0 else 1 - first
         started = time.perf_counter()
-        text = players[who].choose_text(list(texts), seconds)
+        try:
+            text = players[who].choose_text(list(texts), seconds)
+        except Resignation:
+            texts.append("resign")
+            return GameResult(first, 1 - who, texts, longest, game.score(pos))
         longest[who] = max(longest[who], time.perf_counter() - started)
         pos = game.play(pos, game.parse_move(pos, text))
         texts.append(text)

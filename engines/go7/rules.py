@@ -156,6 +156,7 @@ class Go7(Game[Position, int]):
     geometry = GEOMETRY
     table = Go7Table()
     ai_policy = "engines.go7.policy:Go7Policy"
+    gtp = "engines.go7.gtp:Go7Gtp"
 
     # --- the position --------------------------------------------------------------
     def start(self) -> Position:

@@ -2,9 +2,10 @@
 
 Player specs: ``ai`` or ``ai:LEVEL`` or ``ai:LEVEL:ALGORITHM`` (our AI, one
 process) and ``openspiel`` (OpenSpiel's Python MCTSBot with random rollouts,
-solver on, uct_c 2, stopped at the same time per move).  Each game prints one
-JSON line; the last line is the summary from A's view with a 95% Wilson
-interval of A's score.
+solver on, uct_c 2, stopped at the same time per move) and ``gtp:COMMAND LINE``
+(a Go Text Protocol engine, for the games that speak it: ``gtp:gnugo --mode gtp
+--level 10``).  Each game prints one JSON line with its moves; the last line is
+the summary from A's view with a 95% Wilson interval of A's score.
 """
 
 from __future__ import annotations
@@ -15,8 +16,11 @@ import json
 from engines.ai.levels import HIGHEST, LOWEST
 from engines.ai.match import AiPlayer, GameResult, Player, Tally, play_match
 from engines.game import Game, M, P
+from engines.gtp import gtp_facts
 from host.cli_error import CliError
 from host.gamearg import add_game_arguments, make_game
+from host.peers.gtp.player import GtpPlayer
+from host.peers.gtp.protocol import GtpError
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,6 +35,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def make_player(game: Game[P, M], spec: str, seed: int) -> Player:
+    kind, _, line = spec.partition(":")
+    if kind == "gtp":
+        if gtp_facts(game) is None:
+            raise CliError(f"player {spec!r}: {game.name} is not played through GTP")
+        return GtpPlayer(game, line)
     parts = spec.split(":")
     if parts[0] == "openspiel" and len(parts) == 1:
         try:
@@ -49,7 +58,9 @@ def make_player(game: Game[P, M], spec: str, seed: int) -> Player:
         if algorithm not in (None, "alphabeta", "mcts"):
             raise CliError(f"player {spec!r}: algorithm must be alphabeta or mcts")
         return AiPlayer(game, level, algorithm, seed)
-    raise CliError(f"unknown player {spec!r} (expected ai, ai:LEVEL, ai:LEVEL:ALGORITHM or openspiel)")
+    raise CliError(
+        f"unknown player {spec!r} (expected ai, ai:LEVEL, ai:LEVEL:ALGORITHM, openspiel or gtp:COMMAND LINE)"
+    )
 
 
 def summary(game_id: str, players: tuple[Player, Player], tally: Tally, seconds: float) -> dict[str, object]:
@@ -76,6 +87,17 @@ def run(args: argparse.Namespace) -> int:
         raise CliError("--seconds must be positive")
     game = make_game(args)
     players = (make_player(game, args.a, args.seed), make_player(game, args.b, args.seed + 7919))
+    try:
+        return _run(game, players, args)
+    except GtpError as exc:
+        raise CliError(str(exc)) from None
+    finally:
+        for player in players:
+            if isinstance(player, GtpPlayer):
+                player.close()
+
+
+def _run(game: Game[P, M], players: tuple[Player, Player], args: argparse.Namespace) -> int:
 
     def report(index: int, result: GameResult, tally: Tally) -> None:
         line = {
@@ -86,6 +108,7 @@ def run(args: argparse.Namespace) -> int:
             "score": result.score,
             "max_seconds": [round(s, 3) for s in result.max_seconds],
             "tally": [tally.wins, tally.draws, tally.losses],
+            "moves": " ".join(result.texts),
         }
         print(json.dumps(line), flush=True)
 

@@ -31,12 +31,15 @@ from typing import Any, TextIO
 
 from engines import registry
 from engines.game import MoveError
+from engines.gtp import gtp_facts
 from host import play_values
 from host.cli_error import CliError
 from host.drivers.interfaces import DriverError
 from host.gamearg import add_workers_argument
 from host.hardware.loading import BoardFileError
 from host.link.status import LinkError, LinkStatus
+from host.peers.gtp.opponent import EngineOpponent
+from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
 from host.session.diff import hand_actions
 from host.session.hands import Hands
@@ -55,7 +58,7 @@ from host.web.server import PageServer, WebError
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
     BoardFileError, StoreError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
-    WebError,
+    WebError, GtpError,
 )  # fmt: skip
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
 COMMAND_S = 5.0
@@ -83,6 +86,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seconds", type=seconds, default=3.0, help="AI thinking time per move")
     p.add_argument("--nodes", type=int, help="AI node budget per move instead of time (repeatable play)")
     add_workers_argument(p)
+    p.add_argument(
+        "--engine", metavar="COMMAND",
+        help="a GTP engine plays the AI's side (Go: \"gnugo --mode gtp --level 10\"), --seconds a move",
+    )  # fmt: skip
     p.add_argument(
         "--journal", type=Path, metavar="PATH",
         help="the game store, a SQLite file (default: ~/.local/share/magboard/games.sqlite3)",
@@ -150,9 +157,8 @@ def play(args: argparse.Namespace) -> int:
     # A file size limit (ulimit -f) then fails the store's write like a full disk, which the game
     # survives, instead of killing the program.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-    opponent = (
-        None if args.humans else AiOpponent(args.level, args.seconds, args.nodes, args.seed, args.workers)
-    )
+    ai = None if args.humans else AiOpponent(args.level, args.seconds, args.nodes, args.seed, args.workers)
+    opponent = ai if args.engine is None else engine_opponent(args, ai)
     settings = Settings(ai_side=None if args.humans else 1 - args.side)
     board_id = args.board or default_board(args.game)
     common: dict[str, Any] = {
@@ -179,6 +185,17 @@ def play(args: argparse.Namespace) -> int:
     finally:
         if server is not None:
             server.close()
+        if isinstance(opponent, EngineOpponent):
+            opponent.close()
+
+
+def engine_opponent(args: argparse.Namespace, ai: AiOpponent | None) -> EngineOpponent:
+    """The GTP engine of ``--engine`` on the AI's side, the built-in AI behind it should it fail."""
+    if ai is None:
+        raise CliError("--engine plays the AI's side: leave out --humans")
+    if gtp_facts(registry.make(args.game, args.option)) is None:
+        raise CliError(f"--engine: {args.game} is not played through GTP (the Go engines' protocol)")
+    return EngineOpponent(args.engine, args.seconds, ai)
 
 
 def run_script(table: Table, actions: list[Any], out: TextIO) -> int:

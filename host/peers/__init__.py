@@ -1,1 +1,2 @@
-"""Other programs' game interfaces wrapped around our engines, for baselines and cross-checks."""
+"""Other programs as players: OpenSpiel's bot as a baseline and cross-check, and GTP engines (``gtp``) as
+opponents at the board and in matches."""

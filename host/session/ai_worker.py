@@ -19,7 +19,11 @@ from host.session import core
 
 
 class Opponent(Protocol):
-    """Chooses moves for the AI's side (and hints for the player's)."""
+    """Chooses moves for the AI's side (and hints for the player's).
+
+    One with a process of its own (a GTP engine: host/peers/gtp/opponent.py) also has ``close()``, called
+    when the session closes, and ``trouble``: a sentence once it failed and another plays in its place.
+    """
 
     def start(self, game: Game[P, M]) -> None:
         """Get ready for the first question about ``game`` (the AI starts its worker processes), when
@@ -66,6 +70,9 @@ class AiWorker:
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+        close = getattr(self.opponent, "close", None)  # an opponent with a process stops it with the game
+        if close is not None:
+            close()
 
 
 def _at(event: core.Event, t_ms: int) -> core.Event:

@@ -69,6 +69,7 @@ class Notice(Enum):
 
     BOARD_DISCONNECTED = "board_disconnected"
     NOT_SAVING = "not_saving"
+    OPPONENT = "opponent"  # the opponent (a GTP engine) failed, and the built-in AI plays instead
 
 
 @dataclass(frozen=True)

@@ -216,6 +216,7 @@ class Session:
                 getattr(opponent, "level", None),
                 getattr(opponent, "seconds", None),
                 getattr(opponent, "nodes", None),
+                getattr(opponent, "name", None),
             )
         hint = tuple(game.line_texts(pos, state.hint))
         notices = tuple(self._notices)
@@ -238,6 +239,8 @@ class Session:
         for answer in self._ai.answers(t_ms):
             self._state, effects = core.step(self._ctx, self._state, answer)
             self._carry_out(effects)
+        # An opponent that can fail (a GTP engine) says so in a sentence; the board shows it.
+        self._notice(Notice.OPPONENT, getattr(self.opponent, "trouble", None))
 
     def _carry_out(self, effects: list[core.Effect]) -> None:
         for effect in effects:

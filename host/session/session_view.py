@@ -16,12 +16,14 @@ from host.session.intent import Intent, Notice
 
 @dataclass(frozen=True)
 class AiInfo:
-    """The AI opponent as the page shows it: its side, level and time (or nodes) per move."""
+    """The AI opponent as the page shows it: its side, level and time (or nodes) per move, and the name of
+    the engine that plays instead of the built-in AI (a GTP engine), if one does."""
 
     side: int
     level: int | None
     seconds: float | None
     nodes: int | None
+    name: str | None = None
 
 
 @dataclass(frozen=True)

@@ -54,8 +54,8 @@ class Table:
 
 def players_of(settings: Settings, opponent: Opponent | None) -> tuple[str, str]:
     """Who plays each side, as the store and the text records name them."""
-    level = getattr(opponent, "level", None)
-    ai = "magboard" if level is None else f"magboard level {level}"
+    level, name = getattr(opponent, "level", None), getattr(opponent, "name", None)  # an engine has a name
+    ai = name or ("magboard" if level is None else f"magboard level {level}")
     return (ai if settings.ai_side == 0 else "human", ai if settings.ai_side == 1 else "human")
 
 

@@ -309,7 +309,7 @@ def ai_json(view: SessionView) -> dict[str, object]:
     ai = view.ai
     if ai is None:
         return {"side": None}
-    return {"side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes}
+    return {"side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes, "name": ai.name}
 
 
 def unseen_words(view: SessionView, believed: Sequence[Thing]) -> str:

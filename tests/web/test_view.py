@@ -17,7 +17,7 @@ from host.hardware.loading import load_board
 from host.session.intent import AiMove, Confirm, Intent, Lifted, Mistake, Restore, YourTurn
 from host.session.lights import Blink, Light, Meaning
 from host.session.session import Settings
-from host.session.session_view import SessionView
+from host.session.session_view import AiInfo, SessionView
 from host.store.database import opened
 from host.store.games import Status, StoredGame, insert_game, stamp
 from host.web.past_games import PastGames
@@ -28,8 +28,10 @@ SPACETILES = registry.make("spacetiles")
 KINGOFRINGS = registry.make("kingofrings")
 
 
-def view(game: Any, pos: Any, intent: Intent, moves: tuple[str, ...] = (), **extra: Any) -> SessionView:
-    return SessionView(game, pos, intent, moves, frozenset(), (), None, **extra)
+def view(
+    game: Any, pos: Any, intent: Intent, moves: tuple[str, ...] = (), ai: AiInfo | None = None, **extra: Any
+) -> SessionView:
+    return SessionView(game, pos, intent, moves, frozenset(), (), ai, **extra)
 
 
 def test_each_player_has_their_own_pool_less_what_the_mover_took_out() -> None:
@@ -208,3 +210,15 @@ def test_the_past_games_panel_answers_from_the_store_and_bad_questions_get_a_rea
     assert said({"game": 99}) == "there is no game 99 of Flip Four in the store"
     assert said({"game": first + 1}) == f"there is no game {first + 1} of Flip Four in the store"
     assert "not kept in a store" in PastGames(FLIPFOUR, None, live=lambda: None).listing({})["message"]
+
+
+def test_an_engine_that_plays_instead_of_the_ai_is_named_and_has_no_level() -> None:
+    go7 = registry.make("go7")
+    pos = go7.start()
+    engine = AiInfo(1, None, 1.0, None, "GNU Go 3.8")
+    shown = picture(view(go7, pos, YourTurn(""), ai=engine), go7.cells(pos), load_board("go7-hall"))
+    assert shown["ai"] == {"side": 1, "level": None, "seconds": 1.0, "nodes": None, "name": "GNU Go 3.8"}
+    ours = picture(
+        view(go7, pos, YourTurn(""), ai=AiInfo(1, 10, 3.0, None)), go7.cells(pos), load_board("go7-hall")
+    )
+    assert ours["ai"]["name"] is None and ours["ai"]["level"] == 10

@@ -466,10 +466,13 @@ function drawMoves(picture) {
 
 function showAi(ai) {
   const level = document.getElementById("level");
-  document.getElementById("level-cell").hidden = document.getElementById("level-row").hidden = ai.side === null;
+  // An engine (GTP) that plays instead of the built-in AI is named, and has no level of ours.
+  document.getElementById("level-cell").hidden = document.getElementById("level-row").hidden =
+    ai.side === null || ai.level === null;
   document.getElementById("ai").textContent = ai.side === null
     ? "off (two players)"
-    : `plays ${layout.sides[ai.side]}` + (ai.nodes ? `, ${ai.nodes} nodes a move` : ai.seconds ? `, ${ai.seconds} s a move` : "");
+    : (ai.name ? `${ai.name} ` : "") + `plays ${layout.sides[ai.side]}` +
+      (ai.nodes ? `, ${ai.nodes} nodes a move` : ai.seconds ? `, ${ai.seconds} s a move` : "");
   if (ai.level !== null && document.activeElement !== level) level.value = String(ai.level);
 }
 
