@@ -18,11 +18,18 @@ from engines.game import Game, M, P
 from host.session import core
 
 
+class OpponentGone(Exception):
+    """The opponent cannot answer (its engine died, hung, cheated or resigned); the message says so in a
+    sentence.  It says so again at every question until ``take_over()``."""
+
+
 class Opponent(Protocol):
     """Chooses moves for the AI's side (and hints for the player's).
 
     One with a process of its own (a GTP engine: host/peers/gtp/opponent.py) also has ``close()``, called
-    when the session closes, and ``trouble``: a sentence once it failed and another plays in its place.
+    when the session closes; ``name``, said on the board; ``trouble``, a sentence once it failed; and
+    ``take_over()``, after which the built-in AI answers in its place.  Until then ``choose`` raises
+    OpponentGone.
     """
 
     def start(self, game: Game[P, M]) -> None:
@@ -40,7 +47,7 @@ class AiWorker:
         self.opponent = opponent
         self.background = background
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
-        self._asked: list[tuple[Callable[[Any], core.Event], Future[Any]]] = []
+        self._asked: list[tuple[int, Callable[[Any], core.Event], Future[Any]]] = []
 
     def ask(self, question: core.AskAi | core.AskHint, t_ms: int) -> core.Event | None:
         """Start on a question; the answer now if there is no background thread, else None."""
@@ -53,20 +60,37 @@ class AiWorker:
             work = self.opponent.hint
             answer = lambda line: core.HintFound(t_ms, version, tuple(line))  # noqa: E731
         if not self.background:
-            return answer(work(self.game, question.position))
-        self._asked.append((answer, self._pool.submit(work, self.game, question.position)))
+            try:
+                return answer(work(self.game, question.position))
+            except OpponentGone as gone:
+                return core.AiStopped(t_ms, version, str(gone))
+        future = self._pool.submit(work, self.game, question.position)
+        self._asked.append((version, answer, future))
         return None
 
     def answers(self, t_ms: int) -> list[core.Event]:
         """The answers finished since the last call, as events of this moment."""
-        done = [(answer, future) for answer, future in self._asked if future.done()]
-        self._asked = [pair for pair in self._asked if not pair[1].done()]
-        return [_at(answer(future.result()), t_ms) for answer, future in done]
+        done = [asked for asked in self._asked if asked[2].done()]
+        self._asked = [asked for asked in self._asked if not asked[2].done()]
+        events: list[core.Event] = []
+        for version, answer, future in done:
+            gone = future.exception()
+            if isinstance(gone, OpponentGone):
+                events.append(core.AiStopped(t_ms, version, str(gone)))
+            else:
+                events.append(_at(answer(future.result()), t_ms))
+        return events
+
+    def take_over(self) -> None:
+        """The built-in AI answers from now on in the place of an opponent that stopped."""
+        take_over = getattr(self.opponent, "take_over", None)
+        if take_over is not None:
+            take_over()
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until every question asked so far is answered (joins the worker, no clock is spun)."""
-        for _, future in list(self._asked):
-            future.result(timeout)
+        for _, _, future in list(self._asked):
+            future.exception(timeout)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)

@@ -93,6 +93,12 @@ class State:
     wary: bool = False  # a mistake is shown (the board settled on no legal move)
     intent: Intent = field(default_factory=lambda: YourTurn(""))
     shown_for: tuple[int, Any] | None = None  # the (version, pending) the intent was worked out for
+    # Who plays the AI's side when it is not the built-in AI (a GTP engine's name), for the board's words.
+    opponent: str | None = None
+    # What stopped that opponent, in a sentence: the built-in AI is offered in its place until Confirm
+    # takes the offer (no question goes to anyone meanwhile).  Not derived from a position: a take-back
+    # or a new game keeps it.
+    stopped: str | None = None
 
 
 # --- events and effects ----------------------------------------------------------------------
@@ -127,7 +133,16 @@ class HintFound:
     line: tuple[Any, ...]
 
 
-Event = Reading | Tick | Press | AiMoved | HintFound
+@dataclass(frozen=True)
+class AiStopped:
+    """The opponent could not answer (a GTP engine died, hung, cheated or resigned): ``why`` says so."""
+
+    t: int
+    version: int
+    why: str
+
+
+Event = Reading | Tick | Press | AiMoved | HintFound | AiStopped
 
 
 @dataclass(frozen=True)
@@ -160,7 +175,12 @@ class AskHint:
     position: Any
 
 
-Effect = Played | TookBack | NewGame | AskAi | AskHint
+@dataclass(frozen=True)
+class TakeOver:
+    """The player took the offer: the built-in AI plays the side of the opponent that stopped."""
+
+
+Effect = Played | TookBack | NewGame | AskAi | AskHint | TakeOver
 
 
 # --- what stays the same for a whole game ---------------------------------------------------------
@@ -224,12 +244,20 @@ class Context:
         side = self.settings.ai_side
         return side is not None and not self.game.is_over(state.log.position) and self.to_move(state) == side
 
+    def offering(self, state: State) -> bool:
+        """Whether the board offers the built-in AI: the opponent stopped and nobody plays its turn."""
+        waiting = (
+            state.stopped is not None and state.away is None and not state.thinking and state.pending is None
+        )
+        return waiting and self.ai_to_move(state)
+
 
 # --- the step function ---------------------------------------------------------------------------
-def start(ctx: Context, log: Log) -> tuple[State, list[Effect]]:
-    """The state of a session that begins (or resumes) at ``log``."""
+def start(ctx: Context, log: Log, opponent: str | None = None) -> tuple[State, list[Effect]]:
+    """The state of a session that begins (or resumes) at ``log``, against ``opponent`` if it is not the
+    built-in AI."""
     effects: list[Effect] = []
-    state = _prepared(ctx, State(log), effects)
+    state = _prepared(ctx, State(log, opponent=opponent), effects)
     return _settled(ctx, state, effects), effects
 
 
@@ -248,6 +276,10 @@ def step(ctx: Context, state: State, event: Event) -> tuple[State, list[Effect]]
             state = _take_ai_move(ctx, replace(state, thinking=False, pending=event.move), effects)
     elif isinstance(event, HintFound) and event.version == state.log.version and state.hinting:
         state = replace(state, hinting=False, hint=event.line if state.pending is None else ())
+    elif isinstance(event, AiStopped):
+        # The opponent is gone whatever position it was asked about; a question of this one waits no more.
+        asked_now = event.version == state.log.version
+        state = replace(state, stopped=event.why, thinking=state.thinking and not asked_now)
     return _settled(ctx, state, effects), effects
 
 
@@ -295,6 +327,9 @@ def _watch_taps(ctx: Context, state: State) -> State:
 
 
 def _press(ctx: Context, state: State, button: Button, effects: list[Effect]) -> State:
+    if button is Button.CONFIRM and ctx.offering(state):
+        effects.append(TakeOver())
+        return _prepared(ctx, replace(state, stopped=None, opponent=None), effects)
     if button is Button.CONFIRM:
         chosen = _confirmable(ctx, state)
         return state if chosen is None else _commit(ctx, state, chosen, effects)
@@ -309,6 +344,7 @@ def _press(ctx: Context, state: State, button: Button, effects: list[Effect]) ->
         ctx.hints
         and not state.thinking
         and state.pending is None
+        and not ctx.offering(state)
         and not ctx.game.is_over(state.log.position)
     ):
         effects.append(AskHint(state.log.version, state.log.position))
@@ -369,8 +405,9 @@ def _evaluate(ctx: Context, state: State, effects: list[Effect]) -> State:
     verdict = ctx.verdict(state)
     stable = state.now - state.changed_at
     settled = stable >= ctx.settings.settle_ms
-    if state.thinking:
-        # The AI thinks about the committed position: only a take-back by hand is taken meanwhile.
+    if state.thinking or ctx.offering(state):
+        # Nobody may play the AI's side by hand (it thinks, or the built-in AI is offered in the place of an
+        # opponent that stopped): only a take-back by hand is taken meanwhile.
         undo = verdict.match is not None and verdict.match.route is not Route.MOVES
         if verdict.seen is Seen.MATCH and undo and settled:
             return _commit(ctx, state, verdict.match, effects)  # type: ignore[arg-type]
@@ -438,7 +475,7 @@ def _prepared(ctx: Context, state: State, effects: list[Effect]) -> State:
     forced = _forced(ctx, state)
     if forced is not None:
         return _commit(ctx, state, forced, effects)
-    if ctx.ai_to_move(state) and state.pending is None and not state.thinking:
+    if ctx.ai_to_move(state) and state.pending is None and not state.thinking and state.stopped is None:
         effects.append(AskAi(state.log.version, state.log.position))
         return replace(state, thinking=True)
     return state

@@ -24,6 +24,7 @@ from host.session.intent import (
     Intent,
     Lifted,
     Mistake,
+    OpponentStopped,
     Restore,
     RestoreReason,
     Step,
@@ -65,13 +66,23 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
             sentence, scene, buttons, winner=outcome.winner, reason=ending.reason, cells=ending.cells
         )
     side = ctx.to_move(state)
+    ai = state.opponent or "The AI"
+    if ctx.offering(state):
+        assert state.stopped is not None
+        # Why it stopped is the opponent's notice, beside this sentence.
+        offer = f"Confirm to play on against the built-in AI ({words.side_name(game, side)})"
+        if state.differing and state.reading is not None and state.wary:
+            steps = _named(game, ctx.tracker(state).guidance(state.reading))
+            return _mistake(ctx, f"{ai} has stopped: put the board back, then press {offer}.", steps, buttons)
+        sentence = f"{ai} has stopped: press {offer}."
+        return OpponentStopped(sentence, {}, buttons, side=side, why=state.stopped)
     if state.thinking:
         if state.differing and state.reading is not None and state.wary:
             steps = _named(game, ctx.tracker(state).guidance(state.reading))
             return _mistake(
-                ctx, "The AI is thinking about the position as it was: put the board back.", steps, buttons
+                ctx, f"{ai} is thinking about the position as it was: put the board back.", steps, buttons
             )
-        return AiThinking(f"The AI ({words.side_name(game, side)}) is thinking...", {}, buttons, side=side)
+        return AiThinking(f"{ai} ({words.side_name(game, side)}) is thinking...", {}, buttons, side=side)
     if state.asking is not None:
         return _choose(ctx, state, buttons)
     if state.pending is not None:
@@ -80,16 +91,13 @@ def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> I
             # A mistake while carrying out the AI's move: what to put right to reach the AI's position.
             tracker, candidate = ctx.tracker(state), ctx.expect(state).pending_candidate
             steps = _named(game, tracker.guidance_to(candidate, state.reading, state.evidence, state.now))
-            return _mistake(ctx, f"That is not the AI's move {text}: put the board right.", steps, buttons)
+            whose = "the AI's" if state.opponent is None else f"{state.opponent}'s"
+            return _mistake(ctx, f"That is not {whose} move {text}: put the board right.", steps, buttons)
         left = _named(game, remaining_of(ctx, state, (state.pending,)))
         if left or verdict is None or verdict.seen in (Seen.IN_SYNC, Seen.MISMATCH):
             said = words.steps_words(game, left[:SAID_STEPS]) + _more(left)
             who = words.side_name(game, side)
-            sentence = (
-                f"The AI plays {text} for {who}: {words.clause(said)}"
-                if left
-                else f"The AI plays {text} for {who}."
-            )
+            sentence = f"{ai} plays {text} for {who}" + (f": {words.clause(said)}" if left else ".")
             return AiMove(
                 sentence, _steps_scene(left, Blink.SLOW), buttons, side=side, move=text, remaining=left
             )
@@ -131,9 +139,11 @@ def _buttons(ctx: Context, state: State) -> frozenset[Button]:
     if state.log.moves or state.away is not None:
         out.add(Button.NEW_GAME)
     over = ctx.game.is_over(state.log.position)
-    if ctx.hints and not over and not state.thinking and state.pending is None and state.away is None:
+    offering = ctx.offering(state)
+    idle = not state.thinking and state.pending is None and state.away is None and not offering
+    if ctx.hints and not over and idle:
         out.add(Button.HINT)
-    if state.asking is not None:
+    if state.asking is not None or offering:
         out.add(Button.CONFIRM)
     if passable(ctx, state) is not None:
         out.add(Button.PASS)

@@ -31,6 +31,7 @@ class Kind(Enum):
     MISTAKE = "mistake"
     AI_THINKING = "ai_thinking"
     AI_MOVE = "ai_move"
+    OPPONENT_STOPPED = "opponent_stopped"
     RESTORE = "restore"
     GAME_OVER = "game_over"
 
@@ -69,7 +70,7 @@ class Notice(Enum):
 
     BOARD_DISCONNECTED = "board_disconnected"
     NOT_SAVING = "not_saving"
-    OPPONENT = "opponent"  # the opponent (a GTP engine) failed, and the built-in AI plays instead
+    OPPONENT = "opponent"  # the opponent (a GTP engine) failed: nothing of it is played
 
 
 @dataclass(frozen=True)
@@ -156,6 +157,16 @@ class AiMove(Intent):
     side: int = 1
     move: str = ""
     remaining: tuple[Step, ...] = ()
+
+
+@dataclass(frozen=True)
+class OpponentStopped(Intent):
+    """The opponent (a GTP engine) stopped on its turn, ``why`` says how: Confirm lets the built-in AI play
+    its side.  Until then nobody moves for it (a take-back or a new game still can be made)."""
+
+    kind: ClassVar[Kind] = Kind.OPPONENT_STOPPED
+    side: int = 1
+    why: str = ""
 
 
 @dataclass(frozen=True)

@@ -34,6 +34,8 @@ from engines.table import Role
 from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import BoardSpec
+from host.peers.gtp.opponent import gave_up
+from host.session.ai_worker import OpponentGone
 from host.session.handboard import HandBoard
 from host.session.intent import Intent, Kind
 from host.session.session import Session, Settings
@@ -46,6 +48,7 @@ SETTLE = 400  # ms: longer than the session's settle time
 SAMPLE = 120  # legal moves looked at in one position, at most (a seeded sample)
 SCANNED = 20  # positions of a random game looked at, at most, for a shape of move not met yet
 LOOKED_AT = 12  # moves a long random game tries, at most, for one that does not end the game
+ENGINE = "GNU Go 3.8"  # an engine as it names itself, for the sentences of a game an engine can play
 DIRECTORY = Path("docs") / "words"
 COMMAND = "magboard words --write"
 
@@ -118,7 +121,7 @@ def phrasebook(game_id: str) -> Phrasebook:
 
 def unreached(game: Game[P, M], rows: Sequence[Row]) -> dict[str, str]:
     """The intent kinds and endings that no scenario met, with the game's reason (or that it gave none)."""
-    never = game.table.never
+    never = never_said(game)
     kinds = {row.kind for row in rows}
     endings = {row.situation for row in rows if row.kind is Kind.GAME_OVER}
     out = {}
@@ -129,6 +132,18 @@ def unreached(game: Game[P, M], rows: Sequence[Row]) -> dict[str, str]:
         if ended(name) not in endings:
             out[f"ending {name!r}"] = never.get(name, f"NOT FOUND in {GAMES} random games, NO REASON GIVEN")
     return out
+
+
+def never_said(game: Game[P, M]) -> dict[str, str]:
+    """What a game's board never says, and why: what the game says (``Table.never``), and that no engine
+    stops where only the built-in AI can play."""
+    never = dict(game.table.never)
+    if not game.gtp:
+        never.setdefault(
+            Kind.OPPONENT_STOPPED.value,
+            f"only the built-in AI plays {game.name} (it speaks no GTP), and it never stops",
+        )
+    return never
 
 
 def masker(game: Game[P, M]) -> Callable[[str], str]:
@@ -225,6 +240,23 @@ class Playing:
         return [game.parse_move(pos, game.legal_texts(pos)[0])]
 
 
+class Engine(Playing):
+    """A GTP engine as a scenario wants it: named, and stopped (dead) until the built-in AI takes over."""
+
+    def __init__(self, stopped: bool) -> None:
+        super().__init__()
+        self.name = ENGINE
+        self.stopped = stopped
+
+    def take_over(self) -> None:
+        self.stopped = False
+
+    def choose(self, game: Game[P, M], pos: P) -> M:
+        if self.stopped:
+            raise OpponentGone(gave_up(ENGINE, "'gnugo --mode gtp' died (killed by signal 9)"))
+        return super().choose(game, pos)
+
+
 class Scenarios:
     """What a person meets on one board, as (situation, intent): each scenario on a fresh session."""
 
@@ -253,6 +285,8 @@ class Scenarios:
             yield from self.ai_moves(history, moves)
         yield from self.thinking()
         yield from self.restoring()
+        if self.game.gtp:
+            yield from self.engine()
 
     # --- sessions and positions ------------------------------------------------------------------
     def session(
@@ -532,6 +566,22 @@ class Scenarios:
             yield "the AI is thinking, and the board was changed", session.intent
         finally:
             ai.go.set()
+            session.close()
+
+    def engine(self) -> Said:
+        """A GTP engine on the AI's side: its move; then stopped, with the board changed, and taken over."""
+        history, moves = self.upto(self.games[0], 2)
+        session, board = self.session(history, moves, Engine(stopped=False))
+        yield "an engine's move", session.intent
+        session.close()
+        session, board = self.session(history, moves, Engine(stopped=True))
+        try:
+            yield "the engine stopped", session.intent
+            empty = [c for c, stack in board.stacks.items() if not stack]  # not a take-back by hand
+            board.place(empty[0], self.table.things()[0])
+            board.wait(SETTLE)
+            yield "the engine stopped, and the board was changed", session.intent
+        finally:
             session.close()
 
     # --- putting the board back ------------------------------------------------------------------

@@ -100,7 +100,7 @@ class Session:
         self._ai = AiWorker(game, opponent, self.settings.think_in_background)
         self.now_ms = 0
         log = core.Log(tuple(history) if history else (game.start(),), tuple(moves))
-        state, effects = core.start(self._ctx, log)
+        state, effects = core.start(self._ctx, log, getattr(opponent, "name", None))
         self._state = state
         self._carry_out(effects)
         self._publish()
@@ -256,6 +256,8 @@ class Session:
                 if self.journal is not None:
                     self.journal.new_game()
                 self._emit(EventKind.NEWGAME)
+            elif isinstance(effect, core.TakeOver):
+                self._ai.take_over()
             elif isinstance(effect, core.AskAi | core.AskHint):
                 answer = self._ai.ask(effect, self.now_ms)
                 if answer is not None:

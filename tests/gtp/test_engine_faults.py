@@ -1,5 +1,6 @@
 """A GTP engine that fails - killed mid-game, answering an illegal move or garbage, hung past its time,
-resigning - is told in one line, nothing of its answer is played, and the built-in AI answers instead.
+resigning - is told in one line, nothing of its answer is played, and the board offers the built-in AI,
+which answers once the player takes the offer.
 
 The engine is tests/gtp/fake_engine.py, failing on purpose at its n-th move."""
 
@@ -20,7 +21,8 @@ from host.peers.gtp.game import GtpGame
 from host.peers.gtp.opponent import EngineOpponent
 from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
-from host.session.intent import Notice
+from host.session.ai_worker import OpponentGone
+from host.session.intent import Kind, Notice
 from host.session.session import Settings
 from host.session.setup import open_simulated
 from host.store.games import read_games
@@ -81,15 +83,20 @@ def test_a_fault_is_told_and_the_builtin_ai_answers(fault: str, words: str) -> N
         assert GAME.format_move(pos, engine.choose(GAME, pos)) == "a1"
         pos = GAME.play_texts(["g7", "a1", "b2"])
         started = time.monotonic()
-        move = engine.choose(GAME, pos)
+        with pytest.raises(OpponentGone) as gone:
+            engine.choose(GAME, pos)
         assert time.monotonic() - started < 5
-        assert move == the_builtin_move(pos)
         trouble = engine.trouble
-        assert trouble is not None and "\n" not in trouble
+        assert trouble is not None and "\n" not in trouble and str(gone.value) == trouble
         assert trouble.startswith(f"Fake {fault}: ")
-        assert trouble.endswith("Nothing of it was committed; the built-in AI (level 3) plays on.")
+        assert trouble.endswith("Nothing of it was committed.")
         assert re.search(words, trouble), trouble
         assert not engine.playing and engine.level == 3 and engine.name is None
+        with pytest.raises(OpponentGone):  # asked again, it is still gone: the offer stands
+            engine.choose(GAME, pos)
+        engine.take_over()
+        move = engine.choose(GAME, pos)
+        assert move == the_builtin_move(pos)
         later = GAME.play(pos, move)
         later = GAME.play(later, GAME.legal_moves(later)[0])
         assert engine.choose(GAME, later) == the_builtin_move(later)
@@ -111,6 +118,9 @@ def test_an_engine_killed_between_moves_is_told_before_its_turn() -> None:
         assert engine.trouble is not None
         assert "killed by signal 9" in engine.trouble
         pos = GAME.play_texts(["g7", "a1", "b2"])
+        with pytest.raises(OpponentGone, match="killed by signal 9"):
+            engine.choose(GAME, pos)
+        engine.take_over()
         assert engine.choose(GAME, pos) == the_builtin_move(pos)
     finally:
         engine.close()
@@ -140,7 +150,8 @@ def test_close_stops_a_hung_engine() -> None:
 
 def test_on_the_simulated_board_the_fault_is_shown_and_the_game_goes_on(tmp_path: Path) -> None:
     """The engine answers an illegal move at its second move: the board says so in one line, nothing
-    is committed for it, and the built-in AI's move is lit and made by hand instead."""
+    is committed for it, and offers the built-in AI; once Confirm takes the offer, its move is lit and made
+    by hand."""
     journal = tmp_path / "games.sqlite3"
     engine = EngineOpponent(fake("illegal", 2), SECONDS, AiOpponent(level=3, nodes=30, seed=1), MARGIN_S)
     with open_simulated("go7", opponent=engine, settings=Settings(ai_side=1), journal_path=journal) as table:
@@ -153,7 +164,13 @@ def test_on_the_simulated_board_the_fault_is_shown_and_the_game_goes_on(tmp_path
         shown = session.view().ai
         assert shown is not None and shown.name == "Fake illegal" and shown.level is None
         person.make(GAME.parse_move(session.position, "b2"))
+        person.serve(10, until=lambda: session.intent.kind is Kind.OPPONENT_STOPPED)
+        offer = session.intent
+        assert offer.kind is Kind.OPPONENT_STOPPED and session.moves == ["g7", "a1", "b2"]
+        assert offer.sentence.startswith("Fake illegal has stopped: press Confirm to play on")
         expected = the_builtin_move(session.position)
+        table.rig.buttons.press("confirm")
+        person.serve(10, until=lambda: session.intent.kind is not Kind.OPPONENT_STOPPED)
         assert person.carry_out_ai_move_if_any()
         assert session.moves == ["g7", "a1", "b2", GAME.format_move(session.position, expected)]
         view = session.view()
@@ -170,7 +187,7 @@ def test_play_engine_on_the_terminal_says_the_fault_and_plays_on(tmp_path: Path)
     journal = tmp_path / "games.sqlite3"
     result = run_cli(
         "play", "go7", "--engine", fake("illegal", 2), "--seconds", "0.2", "--nodes", "30", "--level", "3",
-        "--journal", str(journal), "--terminal", input_text="g7\ndo\nb2\ndo\nquit\n",
+        "--journal", str(journal), "--terminal", input_text="g7\ndo\nb2\nconfirm\ndo\nquit\n",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     said = [line for line in result.stdout.splitlines() if "answered 'A1', not a move here" in line]

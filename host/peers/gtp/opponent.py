@@ -3,9 +3,10 @@
 The engine plays the AI's side exactly where the built-in AI would: its move is
 lit and made by hand.  Should it die, hang past its time, answer something that
 is not a legal move, or resign, nothing of it is committed: ``trouble`` says so
-in one line (the board shows it), the engine is stopped, and the built-in AI
-answers the same question and plays on, so the game is kept.  Hints always
-come from the built-in AI.
+in one line (the board shows it), the engine is stopped, and each question of
+its side is answered with OpponentGone, so the board offers the built-in AI;
+once the player takes the offer (``take_over``) the built-in AI plays on, and
+the game is kept.  Hints always come from the built-in AI.
 """
 
 from __future__ import annotations
@@ -17,6 +18,12 @@ from host.peers.gtp.engine import GtpEngine
 from host.peers.gtp.game import MOVE_MARGIN_S, GtpGame, Resigned
 from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
+from host.session.ai_worker import OpponentGone
+
+
+def gave_up(name: str, words: str) -> str:
+    """What the board says of an engine that stopped: its name, what happened, and that none of it counts."""
+    return f"{name}: {words}. Nothing of it was committed."
 
 
 class EngineOpponent:
@@ -30,6 +37,7 @@ class EngineOpponent:
         self._name = line
         self._table: GtpGame | None = None
         self._trouble: str | None = None
+        self._taken_over = False
 
     @property
     def name(self) -> str | None:
@@ -76,10 +84,11 @@ class EngineOpponent:
     def _give_up(self, words: str) -> None:
         if self._table is not None:
             self._table.engine.close()
-        level = self.fallback.level
-        self._trouble = (
-            f"{self._name}: {words}. Nothing of it was committed; the built-in AI (level {level}) plays on."
-        )
+        self._trouble = gave_up(self._name, words)
+
+    def take_over(self) -> None:
+        """The player took the board's offer: the built-in AI answers from now on."""
+        self._taken_over = True
 
     def choose(self, game: Game[Any, Any], pos: Any) -> Any:
         if self.playing and self._table is not None:
@@ -89,6 +98,9 @@ class EngineOpponent:
                 self._give_up("it resigns")
             except GtpError as exc:
                 self._give_up(str(exc))
+        trouble = self.trouble
+        if trouble is not None and not self._taken_over:
+            raise OpponentGone(trouble)
         return self.fallback.choose(game, pos)
 
     def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:

@@ -388,7 +388,8 @@ function drawStatus() {
     button.disabled = !live || !picture.intent.buttons.includes(button.dataset.button);
   }
   const setup = document.getElementById("setup");
-  setup.textContent = picture.intent.kind === "ai_move" ? "Make the AI's move" : "Set up the board";
+  const whose = picture.ai.name ? `${picture.ai.name}'s` : "the AI's";
+  setup.textContent = picture.intent.kind === "ai_move" ? `Make ${whose} move` : "Set up the board";
   setup.disabled = !live || !picture.setup;
   for (const control of document.querySelectorAll("#move-form input, #move-form button, #level, .tray-item")) {
     control.disabled = !live;
