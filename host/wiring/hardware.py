@@ -60,7 +60,8 @@ class Hardware:
         return self._buttons
 
     def close(self) -> None:
-        """Close what was opened, the link last (a Pico-driven chain goes dark over it)."""
+        """Close the LEDs and buttons opened; the link closes after them, with the factory's context
+        (a Pico-driven chain goes dark over it)."""
         if self._strip is not None:
             with contextlib.suppress(LinkError, OSError, RuntimeError):
                 self._strip.close()
