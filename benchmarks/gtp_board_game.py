@@ -23,8 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests' pe
 from host.peers.gtp.opponent import EngineOpponent
 from host.session.ai_opponent import AiOpponent
 from host.session.session import Settings
-from host.session.setup import open_simulated
 from host.store.games import read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import open_table
 from tests.pipeline.player import Person
 
 
@@ -41,10 +42,15 @@ def main() -> None:
     started = time.monotonic()
     with tempfile.TemporaryDirectory() as tmp:
         journal = Path(tmp) / "games.sqlite3"
-        with open_simulated(
-            "go7", board_id=args.board, opponent=engine, settings=Settings(ai_side=1), journal_path=journal,
-            emulated=args.emulated,
-        ) as table:  # fmt: skip
+        hardware = SimulatedHardware(emulated=args.emulated)
+        with open_table(
+            "go7",
+            hardware,
+            board_id=args.board,
+            opponent=engine,
+            settings=Settings(ai_side=1),
+            journal_path=journal,
+        ) as table:
             person = Person(table, seed=3)
             session, game = table.session, table.game
             person.serve(0.5)

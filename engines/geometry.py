@@ -15,7 +15,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from engines.pickling import by_fields
 
@@ -42,7 +41,7 @@ class Geometry:
     _at: dict[Coord, int] = field(init=False, repr=False, compare=False)
     steps: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
 
-    def __reduce__(self) -> tuple[type[Geometry], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[type[Geometry], tuple[object, ...]]:
         return by_fields(self)
 
     def __post_init__(self) -> None:

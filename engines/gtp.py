@@ -13,7 +13,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
 from importlib import import_module
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
@@ -54,11 +54,11 @@ class GtpFacts(ABC, Generic[P, M]):
         """The moves from the start that led to ``pos``, in order (passes included)."""
 
 
-def gtp_facts(game: Game[Any, Any]) -> GtpFacts[Any, Any] | None:
+def gtp_facts(game: Game[P, M]) -> GtpFacts[P, M] | None:
     """The game's GTP facts, or None for a game that does not speak GTP."""
     target = game.gtp
     if not target:
         return None
     module, _, name = target.partition(":")
-    facts: GtpFacts[Any, Any] = getattr(import_module(module), name)(game)
+    facts: GtpFacts[P, M] = getattr(import_module(module), name)(game)
     return facts

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from engines.pickling import by_fields
 
@@ -20,5 +19,5 @@ class Outcome:
     winner: int | None
     score: tuple[int, int] | None = None
 
-    def __reduce__(self) -> tuple[type[Outcome], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[type[Outcome], tuple[object, ...]]:
         return by_fields(self)

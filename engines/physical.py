@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
 
 from engines.pickling import by_fields
 
@@ -28,7 +27,7 @@ class Thing:
     kind: str
     colour: int | None = None
 
-    def __reduce__(self) -> tuple[type[Thing], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[type[Thing], tuple[object, ...]]:
         return by_fields(self)
 
     def __post_init__(self) -> None:

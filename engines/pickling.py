@@ -17,7 +17,7 @@ pickled.  Compiled, two of pickle's defaults fail, so engines/ avoids them:
 from __future__ import annotations
 
 from dataclasses import fields
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     from _typeshed import DataclassInstance
@@ -25,6 +25,6 @@ if TYPE_CHECKING:
 D = TypeVar("D", bound="DataclassInstance")
 
 
-def by_fields(obj: D) -> tuple[type[D], tuple[Any, ...]]:
+def by_fields(obj: D) -> tuple[type[D], tuple[object, ...]]:
     """``obj``'s class and the values of its constructor's fields, as ``__reduce__`` returns them."""
     return type(obj), tuple(getattr(obj, f.name) for f in fields(obj) if f.init)

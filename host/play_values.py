@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from engines.ai.levels import HIGHEST, LOWEST
 from host.numbers import integer
@@ -113,7 +113,9 @@ def number_text(text: str) -> float | str:
         return text
 
 
-def from_text(check: Callable[[Any], T], parse: Callable[[str], Any] = integer_text) -> Callable[[str], T]:
+def from_text(
+    check: Callable[[object], T], parse: Callable[[str], object] = integer_text
+) -> Callable[[str], T]:
     """An argparse ``type``: the text parsed, then checked; argparse names the option in its error."""
 
     def convert(text: str) -> T:

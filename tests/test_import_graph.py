@@ -157,6 +157,31 @@ def test_host_and_engines_import_no_module_from_itself() -> None:
     assert not found, f"import cycles ({advice}):\n" + "\n".join(found)
 
 
+# Layers that must not reach up or sideways: the session knows no hardware flavour (one factory in
+# host/wiring builds them) and no page; the simulator knows no session, page or wiring.
+FORBIDDEN = {
+    "host.session": ("host.sim", "host.wiring", "host.web", "host.doctor", "host.commands"),
+    "host.sim": ("host.session", "host.wiring", "host.web", "host.doctor", "host.commands"),
+}
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def test_the_session_and_the_simulator_import_no_layer_above_or_beside_them() -> None:
+    graph = import_graph()
+    found = [
+        f"{module} imports {target}"
+        for module, targets in sorted(graph.items())
+        for package, forbidden in FORBIDDEN.items()
+        if _within(module, package)
+        for target in sorted(targets)
+        if any(_within(target, other) for other in forbidden)
+    ]
+    assert not found, "layers crossed:\n" + "\n".join(found)
+
+
 def test_strongly_connected_components_are_the_cycles() -> None:
     graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set(), "e": {"e"}, "f": {"d"}}
     assert sorted(map(sorted, cycles(graph))) == [["a", "b", "c"], ["e"]]

@@ -23,7 +23,7 @@ from engines import records, registry
 from host.hardware.calibration import CalibrationError, load_zeros
 from host.hardware.loading import BOARDS_DIR, load_board
 from host.service.config import ServiceConfig, render_config
-from host.session.script import ScriptError, load_script
+from host.sim.script import ScriptError, load_script
 
 SLOW_S = 5.0
 Check = Callable[[Path], str | None]  # why the answer to a file broke the rules, or None

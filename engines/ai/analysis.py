@@ -32,7 +32,7 @@ class Analysis:
     proven: bool = False
     simulations: int = 0
 
-    def __reduce__(self) -> tuple[type[Analysis], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[type[Analysis], tuple[object, ...]]:
         return by_fields(self)
 
     def nodes_per_second(self) -> float:

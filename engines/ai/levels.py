@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from engines.pickling import by_fields
 
@@ -56,7 +55,7 @@ class Level:
     breadth: float = 1.0
     nodes: int | None = None
 
-    def __reduce__(self) -> tuple[type[Level], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[type[Level], tuple[object, ...]]:
         return by_fields(self)
 
     def candidates(self, legal: int) -> int:

@@ -6,8 +6,6 @@ are few or the evaluation is cheap (Space Tiles, Flip Four, The King of Rings).
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.ai.policy import WIN, M, P, Policy
 
 
@@ -24,7 +22,7 @@ def lookahead_scores(policy: Policy[P, M], pos: P, moves: list[M]) -> list[float
     return scores
 
 
-def order_by_lookahead(policy: Policy[P, M], pos: P, moves: list[M]) -> list[Any]:
+def order_by_lookahead(policy: Policy[P, M], pos: P, moves: list[M]) -> list[M]:
     if len(moves) < 2:
         return moves
     scores = lookahead_scores(policy, pos, moves)
@@ -32,7 +30,7 @@ def order_by_lookahead(policy: Policy[P, M], pos: P, moves: list[M]) -> list[Any
     return [moves[i] for i in ranked]
 
 
-def winning_move(policy: Policy[P, M], pos: P, moves: list[M]) -> Any | None:
+def winning_move(policy: Policy[P, M], pos: P, moves: list[M]) -> M | None:
     """A move that wins at once, if there is one."""
     game = policy.game
     me = game.to_move(pos)

@@ -24,7 +24,6 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
-from typing import Any
 
 from engines.geometry import HEX_AXES, HEX_DIRECTIONS, Geometry, hex_hexagon, hex_parallelogram
 from engines.pickling import by_fields
@@ -52,7 +51,7 @@ class SpaceTilesBoard:
     tiles: int
     pieces_each: int
 
-    def __reduce__(self) -> tuple[type[SpaceTilesBoard], tuple[Any, ...]]:
+    def __reduce__(self) -> tuple[type[SpaceTilesBoard], tuple[object, ...]]:
         return by_fields(self)
 
     @property
@@ -79,7 +78,7 @@ def load_board(name: str = DEFAULT_BOARD) -> SpaceTilesBoard:
     return board_from_data(name, data, filename)
 
 
-def board_from_data(name: str, data: Any, source: str) -> SpaceTilesBoard:
+def board_from_data(name: str, data: object, source: str) -> SpaceTilesBoard:
     """Check a parsed board description; BoardError names ``source`` and the faulty field."""
     if not isinstance(data, dict):
         raise BoardError(f"{source}: expected a JSON object")
@@ -112,7 +111,7 @@ def _count(data: dict[str, object], key: str, source: str) -> int:
     return value
 
 
-def _geometry(spec: Any, where: str) -> Geometry:
+def _geometry(spec: object, where: str) -> Geometry:
     if not isinstance(spec, dict) or not isinstance(spec.get("kind"), str):
         raise BoardError(f"{where}: expected an object with a 'kind'")
     kind = spec["kind"]
@@ -132,7 +131,7 @@ def _size(spec: dict[str, object], key: str, where: str) -> int:
     return value
 
 
-def _explicit_cells(cells: Any, where: str) -> Geometry:
+def _explicit_cells(cells: object, where: str) -> Geometry:
     if not isinstance(cells, dict) or not cells:
         raise BoardError(f"{where}: cells: expected an object from cell name to [q, r]")
     named: list[tuple[tuple[int, int], str]] = []

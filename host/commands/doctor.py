@@ -17,12 +17,13 @@ from typing import TextIO
 
 from engines import registry
 from host.cli_error import CliError
-from host.doctor.bench import Bench, real_bench, simulated_bench
+from host.doctor.bench import Bench, open_bench
 from host.doctor.checks import run_checks
 from host.doctor.report import Report
 from host.gamearg import board_argument
 from host.session.setup import default_board
 from host.sim.firmware_process import FirmwareProcessError
+from host.wiring.hardware import choose_hardware
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -43,15 +44,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        hardware = choose_hardware(args.serial, emulated=args.emulated, seed=args.seed)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    try:
         if args.serial is not None:
             board = board_argument(args.board) if args.board else None
-            port = None if args.serial == "auto" else args.serial
-            with real_bench(port, board, sys.stdin, sys.stdout) as bench:
-                report = examine(bench, sys.stdout)
         else:
             board = board_argument(args.board or default_board(registry.DEFAULT))
-            with simulated_bench(board, seed=args.seed, emulated=args.emulated) as bench:
-                report = examine(bench, sys.stdout)
+        with open_bench(hardware, board, sys.stdin, sys.stdout) as bench:
+            report = examine(bench, sys.stdout)
     except FirmwareProcessError as exc:
         raise CliError(f"cannot start the simulated board: {exc}", 1) from None
     return 0 if report.ok else 1

@@ -9,7 +9,7 @@ Four ways in, one session underneath:
   (``lift a4``, ``place a6``...); the real firmware, serial link and tracker see
   them exactly as they would see a person's hands.  The LEDs are listed under
   the drawing.
-- ``--script FILE``: the same, from a file of actions (host/session/script.py),
+- ``--script FILE``: the same, from a file of actions (host/sim/script.py),
   printing commits, scenes and LED frames as JSON lines.
 - ``--serial PORT`` (or ``auto``): a real board on a serial port (with the page,
   or ``--terminal`` for none).
@@ -21,39 +21,43 @@ starts another; the old one stays in the store, marked abandoned).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from engines import registry
-from engines.game import MoveError
+from engines.game import M, MoveError, P
 from engines.gtp import gtp_facts
 from host import play_values
 from host.cli_error import CliError
-from host.drivers.interfaces import DriverError
+from host.drivers.interfaces import RGB, DriverError
 from host.gamearg import add_workers_argument
 from host.hardware.loading import BoardFileError
 from host.link.status import LinkError, LinkStatus
 from host.peers.gtp.opponent import EngineOpponent
 from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
-from host.session.diff import hand_actions
-from host.session.hands import Hands
-from host.session.script import ScriptError, load_script, parse
 from host.session.session import Event, Settings
-from host.session.setup import Table, default_board, open_real, open_simulated
+from host.session.setup import default_board
 from host.shown import shown
+from host.sim.diff import hand_actions
 from host.sim.firmware_process import FirmwareProcessError
+from host.sim.hands import Hands
+from host.sim.script import Action, ScriptError, load_script, parse
 from host.stopping import until_stopped
 from host.store.database import StoreError
 from host.store.imports import import_old_journals
 from host.store.paths import default_store
 from host.web.play_page import DEFAULT_PORT, serve_page, start_server
 from host.web.server import PageServer, WebError
+from host.wiring.hardware import choose_hardware
+from host.wiring.table import Table, open_table
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
@@ -140,8 +144,10 @@ def play(args: argparse.Namespace) -> int:
         raise CliError(f"unknown game {args.game!r} (known: {', '.join(registry.available())})")
     if args.script is not None and args.serial is not None:
         raise CliError("--script drives the simulated board: leave out --serial")
-    if args.emulated and args.serial is not None:
-        raise CliError("--emulated emulates the simulated board's Pico: leave out --serial")
+    try:
+        hardware = choose_hardware(args.serial, emulated=args.emulated, seed=args.seed)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
     actions = None
     if args.script is not None:
         try:
@@ -161,24 +167,20 @@ def play(args: argparse.Namespace) -> int:
     opponent = ai if args.engine is None else engine_opponent(args, ai)
     settings = Settings(ai_side=None if args.humans else 1 - args.side)
     board_id = args.board or default_board(args.game)
-    common: dict[str, Any] = {
-        "board_id": board_id, "options": tuple(args.option), "opponent": opponent, "settings": settings,
-        "journal_path": path, "new": args.new,
-    }  # fmt: skip
     server: PageServer | None = None
     try:
         if args.script is None and not args.terminal:
             server = start_server(args.host, args.port)
-        if args.serial is not None:
-            with open_real(args.game, port=None if args.serial == "auto" else args.serial, **common) as table:
-                if server is not None:
-                    return serve_page(table, server, not args.no_browser, sys.stdout)
-                return serve_real(table)
-        with open_simulated(args.game, seed=args.seed, emulated=args.emulated, **common) as table:
+        with open_table(
+            args.game, hardware, board_id=board_id, options=tuple(args.option), opponent=opponent,
+            settings=settings, journal_path=path, new=args.new,
+        ) as table:  # fmt: skip
             if actions is not None:
                 return run_script(table, actions, sys.stdout)
             if server is not None:
                 return serve_page(table, server, not args.no_browser, sys.stdout)
+            if table.rig is None:
+                return serve_real(table)
             return interactive(table, sys.stdin, sys.stdout)
     except EXPECTED_FAILURES as exc:
         raise CliError(str(exc)) from None
@@ -198,7 +200,7 @@ def engine_opponent(args: argparse.Namespace, ai: AiOpponent | None) -> EngineOp
     return EngineOpponent(args.engine, args.seconds, ai)
 
 
-def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
+def run_script(table: Table[P, M], actions: list[Action], out: TextIO) -> int:
     """Carry out the script in real time, printing what the session does as JSON lines."""
     assert table.rig is not None
     start = time.monotonic()
@@ -219,7 +221,7 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
     table.loop.link_listeners.append(link)
     original_refresh = table.play.refresh
 
-    def refresh(t_ms: int) -> Any:
+    def refresh(t_ms: int) -> list[RGB] | None:
         written = original_refresh(t_ms)
         if written is not None:
             lit = {c.name: list(written[c.led]) for c in table.board.cells if any(written[c.led])}
@@ -249,7 +251,7 @@ def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
     return 0
 
 
-def serve_real(table: Table) -> int:
+def serve_real(table: Table[P, M]) -> int:
     """Play on a real board until interrupted."""
     print(f"{table.game.name} on {table.board.name}: play on the board.")
     print("Ctrl-C stops; the store keeps the game.")
@@ -261,7 +263,7 @@ def serve_real(table: Table) -> int:
     return 0
 
 
-def interactive(table: Table, stdin: TextIO, out: TextIO) -> int:
+def interactive(table: Table[P, M], stdin: TextIO, out: TextIO) -> int:
     """The simulated board in a terminal: typed moves and actions, the board and LEDs drawn back."""
     assert table.rig is not None
     session, game = table.session, table.game
@@ -297,7 +299,7 @@ def interactive(table: Table, stdin: TextIO, out: TextIO) -> int:
             out.write(message + "\n")
 
 
-def obey(table: Table, hands: Hands, command: str) -> str:
+def obey(table: Table[P, M], hands: Hands, command: str) -> str:
     """Carry out one typed command; returns what to tell the player."""
     assert table.rig is not None
     session, game = table.session, table.game
@@ -319,7 +321,7 @@ def obey(table: Table, hands: Hands, command: str) -> str:
     words = command.split()
     if words[0] in ("lift", "place", "remove", "turn", "slide", "tap", "wait", "press", "step"):
         for action in parse(command, set(game.geometry.names)):
-            run_hands(table, lambda a=action: hands.do(a))
+            run_hands(table, functools.partial(hands.do, action))
         serve_until_quiet(table)
         return ""
     if session.pending is not None:
@@ -333,14 +335,14 @@ def obey(table: Table, hands: Hands, command: str) -> str:
     return ""
 
 
-def perform(table: Table, hands: Hands, target: Any) -> None:
+def perform(table: Table[P, M], hands: Hands, target: P) -> None:
     """Simulated hands change the board from the committed position to ``target``."""
     actions = hand_actions(table.game, table.game.cells(table.session.position), table.game.cells(target))
     run_hands(table, lambda: hands.run(actions))
     serve_until_quiet(table)
 
 
-def run_hands(table: Table, work: Any) -> None:
+def run_hands(table: Table[P, M], work: Callable[[], None]) -> None:
     """Hands work on their own thread while the live loop serves the board."""
     done = threading.Event()
     failure: list[BaseException] = []
@@ -359,7 +361,7 @@ def run_hands(table: Table, work: Any) -> None:
         raise failure[0]
 
 
-def serve_until_quiet(table: Table) -> None:
+def serve_until_quiet(table: Table[P, M]) -> None:
     """Serve the board until the session has had nothing new to say for SETTLE_S."""
     session = table.session
     deadline = time.monotonic() + COMMAND_S + (table.session.opponent_seconds or 0)
@@ -374,7 +376,7 @@ def serve_until_quiet(table: Table) -> None:
     table.loop.run(until=quiet)
 
 
-def draw(table: Table, out: TextIO) -> None:
+def draw(table: Table[P, M], out: TextIO) -> None:
     """The board, the score, the last moves, what the board wants in words, and the lit LEDs."""
     view, game = table.session.view(), table.game
     out.write("\n" + game.render(view.position) + "\n")

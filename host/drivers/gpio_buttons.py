@@ -9,7 +9,7 @@ needs no interrupt thread and tests drive it with a fake GPIO and a fake clock.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Protocol
 
 from host.drivers.debounce import Debouncer
 from host.drivers.interfaces import ButtonPress, Clock, monotonic_us
@@ -17,9 +17,26 @@ from host.drivers.pi_modules import import_pi_module
 from host.hardware.spec import BoardSpec
 
 
+class Gpio(Protocol):
+    """What this driver asks of the ``RPi.GPIO`` module."""
+
+    BCM: int
+    IN: int
+    PUD_UP: int
+    LOW: int
+
+    def setmode(self, mode: int) -> None: ...
+
+    def setup(self, pin: int, direction: int, *, pull_up_down: int) -> None: ...
+
+    def input(self, pin: int) -> int: ...
+
+    def cleanup(self, pins: list[int]) -> None: ...
+
+
 class GpioButtons:
     def __init__(
-        self, gpio: Any, pins: Mapping[str, int], debounce_ms: int, clock: Clock = monotonic_us
+        self, gpio: Gpio, pins: Mapping[str, int], debounce_ms: int, clock: Clock = monotonic_us
     ) -> None:
         self.gpio = gpio
         self.pins = dict(pins)

@@ -10,7 +10,7 @@ on a Pi 5 and without root) share that buffer class, hence one strip type.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Protocol
 
 from host.drivers.interfaces import RGB, DriverError, check_frame
 from host.drivers.pi_modules import import_pi_module
@@ -18,10 +18,24 @@ from host.drivers.shaping import OutputShaper
 from host.hardware.spec import LED_PI_PWM, LED_PI_SPI, BoardSpec, LedSpec
 
 
+class PixelBuf(Protocol):
+    """What this driver asks of Adafruit's pixel buffer (``adafruit_pixelbuf.PixelBuf``)."""
+
+    def __len__(self) -> int: ...
+
+    def __setitem__(self, index: int, rgb: RGB) -> None: ...
+
+    def fill(self, colour: int) -> None: ...
+
+    def show(self) -> None: ...
+
+    def deinit(self) -> None: ...
+
+
 class NeoPixelStrip:
     """An LedStrip on any Adafruit PixelBuf."""
 
-    def __init__(self, pixels: Any, leds: LedSpec) -> None:
+    def __init__(self, pixels: PixelBuf, leds: LedSpec) -> None:
         if len(pixels) != leds.count:
             raise DriverError(f"the pixel buffer holds {len(pixels)} LEDs, the board has {leds.count}")
         self.pixels = pixels

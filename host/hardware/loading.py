@@ -10,7 +10,7 @@ by ``host.hardware.validation`` once the structure is sound.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -100,7 +100,7 @@ def load_board(name: str | Path) -> BoardSpec:
     return parse_board(data, path)
 
 
-def parse_board(data: dict[str, Any], source: Path) -> BoardSpec:
+def parse_board(data: Mapping[str, object], source: Path) -> BoardSpec:
     from host.hardware.validation import check_board
 
     problems = Problems()

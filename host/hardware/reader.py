@@ -12,7 +12,7 @@ import math
 import reprlib
 import tomllib
 from collections.abc import Callable, Mapping
-from typing import Any, TypeVar
+from typing import TypeVar
 
 T = TypeVar("T")
 
@@ -114,7 +114,7 @@ class Table:
         self._seen.add(name)
         return name in self.data
 
-    def _get(self, name: str, required: bool) -> Any:
+    def _get(self, name: str, required: bool) -> object:
         self._seen.add(name)
         if name not in self.data:
             if required:
@@ -122,7 +122,7 @@ class Table:
             return None
         return self.data[name]
 
-    def checked(self, name: str, check: Callable[[Any], T], default: T) -> T:
+    def checked(self, name: str, check: Callable[[object], T], default: T) -> T:
         """The value under name passed through check, or default when it is absent or check's
         ValueError (its message is the reason) records a problem."""
         if not self.has(name):
@@ -137,7 +137,7 @@ class Table:
         value = self._get(name, True)
         return self._check_int(self.key(name), value, minimum, maximum) if value is not None else 0
 
-    def _check_int(self, key: str, value: Any, minimum: int | None, maximum: int | None) -> int:
+    def _check_int(self, key: str, value: object, minimum: int | None, maximum: int | None) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.problems.add(key, f"expected an integer, got {_describe(value)}")
             return 0

@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
 
 from engines import registry
 from host import play_values
@@ -90,7 +90,7 @@ def _game(value: object) -> str:
     return game
 
 
-def _board(game: str | None) -> Any:
+def _board(game: str | None) -> Callable[[object], str]:
     def check(value: object) -> str:
         board = _text(value)
         if (board.endswith(".toml") or os.sep in board) and not Path(board).is_absolute():
@@ -161,18 +161,18 @@ def parse_config(text: str, source: str = "config") -> ServiceConfig:
             problems.add(key, f"unknown key (keys: {', '.join(KEYS)})")
     default = ServiceConfig()
     game = table.checked("game", _game, None) if "game" in data else DEFAULT_GAME
-    values: dict[str, Any] = {
-        "game": game or DEFAULT_GAME,
-        "board": table.checked("board", _board(game), default_board(game or DEFAULT_GAME)),
-        "serial": table.checked("serial", _serial, default.serial),
-        "level": table.checked("level", play_values.level, default.level),
-        "seconds": table.checked("seconds", _seconds, default.seconds),
-        "side": table.checked("side", play_values.side, default.side),
-        "page": table.checked("page", _page, default.page),
-    }
+    config = ServiceConfig(
+        game=game or DEFAULT_GAME,
+        board=table.checked("board", _board(game), default_board(game or DEFAULT_GAME)),
+        serial=table.checked("serial", _serial, default.serial),
+        level=table.checked("level", play_values.level, default.level),
+        seconds=table.checked("seconds", _seconds, default.seconds),
+        side=table.checked("side", play_values.side, default.side),
+        page=table.checked("page", _page, default.page),
+    )
     if problems:
         raise ConfigError(source, problems.messages)
-    return ServiceConfig(**values)
+    return config
 
 
 def read_config_text(path: Path) -> str:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.ai import hint, start_workers, think
 from engines.game import Game, M, P
 
@@ -30,9 +28,10 @@ class AiOpponent:
         # Hints search at the highest level, whatever the AI plays at.
         start_workers(game, nodes=self.nodes, workers=self.workers)
 
-    def choose(self, game: Game[P, M], pos: P) -> Any:
+    def choose(self, game: Game[P, M], pos: P) -> M:
         level, seconds, nodes, seed, workers = self.level, self.seconds, self.nodes, self.seed, self.workers
-        return think(game, pos, level=level, seconds=seconds, nodes=nodes, seed=seed, workers=workers).best
+        best: M = think(game, pos, level=level, seconds=seconds, nodes=nodes, seed=seed, workers=workers).best
+        return best
 
     def hint(self, game: Game[P, M], pos: P) -> list[M]:
         if self.nodes is not None:

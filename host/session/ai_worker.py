@@ -10,9 +10,8 @@ alone) the answer comes at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, Protocol
+from typing import Generic, Protocol
 
 from engines.game import Game, M, P
 from host.session import core
@@ -41,45 +40,36 @@ class Opponent(Protocol):
     def hint(self, game: Game[P, M], pos: P) -> list[M]: ...
 
 
-class AiWorker:
-    def __init__(self, game: Game[Any, Any], opponent: Opponent | None, background: bool) -> None:
+class AiWorker(Generic[P, M]):
+    def __init__(self, game: Game[P, M], opponent: Opponent | None, background: bool) -> None:
         self.game = game
         self.opponent = opponent
         self.background = background
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ai")
-        self._asked: list[tuple[int, Callable[[Any], core.Event], Future[Any]]] = []
+        self._asked: list[Future[core.Event[M]]] = []
 
-    def ask(self, question: core.AskAi | core.AskHint, t_ms: int) -> core.Event | None:
+    def ask(self, question: core.AskAi[P] | core.AskHint[P], t_ms: int) -> core.Event[M] | None:
         """Start on a question; the answer now if there is no background thread, else None."""
-        assert self.opponent is not None
-        version = question.version
-        if isinstance(question, core.AskAi):
-            work: Callable[..., Any] = self.opponent.choose
-            answer: Callable[[Any], core.Event] = lambda move: core.AiMoved(t_ms, version, move)  # noqa: E731
-        else:
-            work = self.opponent.hint
-            answer = lambda line: core.HintFound(t_ms, version, tuple(line))  # noqa: E731
         if not self.background:
-            try:
-                return answer(work(self.game, question.position))
-            except OpponentGone as gone:
-                return core.AiStopped(t_ms, version, str(gone))
-        future = self._pool.submit(work, self.game, question.position)
-        self._asked.append((version, answer, future))
+            return self._answer(question, t_ms)
+        self._asked.append(self._pool.submit(self._answer, question, t_ms))
         return None
 
-    def answers(self, t_ms: int) -> list[core.Event]:
+    def _answer(self, question: core.AskAi[P] | core.AskHint[P], t_ms: int) -> core.Event[M]:
+        assert self.opponent is not None
+        version, pos = question.version, question.position
+        if isinstance(question, core.AskAi):
+            try:
+                return core.AiMoved(t_ms, version, self.opponent.choose(self.game, pos))
+            except OpponentGone as gone:
+                return core.AiStopped(t_ms, version, str(gone))
+        return core.HintFound(t_ms, version, tuple(self.opponent.hint(self.game, pos)))
+
+    def answers(self, t_ms: int) -> list[core.Event[M]]:
         """The answers finished since the last call, as events of this moment."""
-        done = [asked for asked in self._asked if asked[2].done()]
-        self._asked = [asked for asked in self._asked if not asked[2].done()]
-        events: list[core.Event] = []
-        for version, answer, future in done:
-            gone = future.exception()
-            if isinstance(gone, OpponentGone):
-                events.append(core.AiStopped(t_ms, version, str(gone)))
-            else:
-                events.append(_at(answer(future.result()), t_ms))
-        return events
+        done = [future for future in self._asked if future.done()]
+        self._asked = [future for future in self._asked if not future.done()]
+        return [_at(future.result(), t_ms) for future in done]
 
     def take_over(self) -> None:
         """The built-in AI answers from now on in the place of an opponent that stopped."""
@@ -89,8 +79,8 @@ class AiWorker:
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until every question asked so far is answered (joins the worker, no clock is spun)."""
-        for _, _, future in list(self._asked):
-            future.exception(timeout)
+        for future in list(self._asked):
+            future.result(timeout)
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -99,9 +89,11 @@ class AiWorker:
             close()
 
 
-def _at(event: core.Event, t_ms: int) -> core.Event:
+def _at(event: core.Event[M], t_ms: int) -> core.Event[M]:
     """The answer as of when it was collected (the core's clock only moves forward)."""
     if isinstance(event, core.AiMoved):
         return core.AiMoved(t_ms, event.version, event.move)
+    if isinstance(event, core.AiStopped):
+        return core.AiStopped(t_ms, event.version, event.why)
     assert isinstance(event, core.HintFound)
     return core.HintFound(t_ms, event.version, event.line)

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Generic
 
+from engines.game import M, P
 from host.drivers.interfaces import RGB, LedStrip
 from host.hardware.sensing import SensorModel, SnapshotError
 from host.hardware.spec import BoardSpec, Button
@@ -19,8 +21,8 @@ from host.session.session import Session
 log = logging.getLogger(__name__)
 
 
-class BoardPlay:
-    def __init__(self, session: Session, board: BoardSpec, model: SensorModel, leds: LedStrip) -> None:
+class BoardPlay(Generic[P, M]):
+    def __init__(self, session: Session[P, M], board: BoardSpec, model: SensorModel, leds: LedStrip) -> None:
         if board.game != session.game.id:
             raise ValueError(f"board {board.id} is a {board.game} board, not {session.game.id}")
         self.session = session

@@ -18,14 +18,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Generic, TypeAlias
 
-from engines.game import Game
+from engines.game import Game, M, P
 from engines.physical import Thing
 from host.hardware.spec import Button
 from host.session.intent import Intent, RestoreReason, YourTurn
 from host.tracking.candidates import Candidate, Expectations, Route
 from host.tracking.evidence import Evidence
+from host.tracking.plan import Step
 from host.tracking.tracker import Seen, Tracker, Verdict
 
 
@@ -42,15 +43,15 @@ class Settings:
 
 # --- the state -----------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Log:
+class Log(Generic[P]):
     """The committed game: every position and the moves between them.  ``version`` counts changes."""
 
-    history: tuple[Any, ...]
+    history: tuple[P, ...]
     moves: tuple[str, ...] = ()
     version: int = 0
 
     @property
-    def position(self) -> Any:
+    def position(self) -> P:
         return self.history[-1]
 
 
@@ -58,13 +59,13 @@ class Log:
 class Asking:
     """A choice between candidates the sensors cannot tell apart, and the taps that answer it."""
 
-    choices: tuple[Candidate[Any], ...]
+    choices: tuple[Candidate[Hashable], ...]
     base: tuple[Hashable, ...]  # the reading when the question was asked
     moved: frozenset[int] = frozenset()  # cells off the base reading since (a tap under way)
     highlight: int = 0
 
     @property
-    def shown(self) -> Candidate[Any]:
+    def shown(self) -> Candidate[Hashable]:
         return self.choices[self.highlight % len(self.choices)]
 
 
@@ -77,12 +78,12 @@ class Away:
 
 
 @dataclass(frozen=True)
-class State:
-    log: Log
-    pending: Any | None = None  # the AI's move, to be made by hand
+class State(Generic[P, M]):
+    log: Log[P]
+    pending: M | None = None  # the AI's move, to be made by hand
     thinking: bool = False  # the AI was asked for a move at this version
     hinting: bool = False
-    hint: tuple[Any, ...] = ()
+    hint: tuple[M, ...] = ()
     away: Away | None = None
     reading: tuple[Hashable, ...] | None = None
     differing: frozenset[int] = frozenset()
@@ -92,7 +93,7 @@ class State:
     asking: Asking | None = None
     wary: bool = False  # a mistake is shown (the board settled on no legal move)
     intent: Intent = field(default_factory=lambda: YourTurn(""))
-    shown_for: tuple[int, Any] | None = None  # the (version, pending) the intent was worked out for
+    shown_for: tuple[int, M | None] | None = None  # the (version, pending) the intent was worked out for
     # Who plays the AI's side when it is not the built-in AI (a GTP engine's name), for the board's words.
     opponent: str | None = None
     # What stopped that opponent, in a sentence: the built-in AI is offered in its place until Confirm
@@ -120,17 +121,17 @@ class Press:
 
 
 @dataclass(frozen=True)
-class AiMoved:
+class AiMoved(Generic[M]):
     t: int
     version: int
-    move: Any
+    move: M
 
 
 @dataclass(frozen=True)
-class HintFound:
+class HintFound(Generic[M]):
     t: int
     version: int
-    line: tuple[Any, ...]
+    line: tuple[M, ...]
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ class AiStopped:
     why: str
 
 
-Event = Reading | Tick | Press | AiMoved | HintFound | AiStopped
+Event: TypeAlias = Reading | Tick | Press | AiMoved[M] | HintFound[M] | AiStopped
 
 
 @dataclass(frozen=True)
@@ -164,15 +165,15 @@ class NewGame:
 
 
 @dataclass(frozen=True)
-class AskAi:
+class AskAi(Generic[P]):
     version: int
-    position: Any
+    position: P
 
 
 @dataclass(frozen=True)
-class AskHint:
+class AskHint(Generic[P]):
     version: int
-    position: Any
+    position: P
 
 
 @dataclass(frozen=True)
@@ -180,21 +181,21 @@ class TakeOver:
     """The player took the offer: the built-in AI plays the side of the opponent that stopped."""
 
 
-Effect = Played | TookBack | NewGame | AskAi | AskHint | TakeOver
+Effect: TypeAlias = Played | TookBack | NewGame | AskAi[P] | AskHint[P] | TakeOver
 
 
 # --- what stays the same for a whole game ---------------------------------------------------------
-class Context:
+class Context(Generic[P, M]):
     """The game and the board's sensing, and the expectations of the committed position (a memo)."""
 
     def __init__(
         self,
-        game: Game[Any, Any],
+        game: Game[P, M],
         reading_of: Callable[[tuple[Thing, ...]], Hashable],
         empty: Hashable,
         settings: Settings,
         reversible: frozenset[str],
-        describe: Callable[[Context, State, Verdict[Hashable] | None], Intent],
+        describe: Callable[[Context[P, M], State[P, M], Verdict[Hashable] | None], Intent],
         hints: bool,
     ) -> None:
         self.game = game
@@ -206,9 +207,9 @@ class Context:
         self.hints = hints
         self._expect: Expectations[Hashable] | None = None
         self._tracker: Tracker[Hashable] | None = None
-        self._verdict: tuple[Any, Verdict[Hashable]] | None = None
+        self._verdict: tuple[tuple[tuple[Hashable, ...], Evidence], Verdict[Hashable]] | None = None
 
-    def expect(self, state: State) -> Expectations[Hashable]:
+    def expect(self, state: State[P, M]) -> Expectations[Hashable]:
         current = self._expect
         if current is None or current.history is not state.log.history or current.pending != state.pending:
             current = Expectations(
@@ -223,12 +224,12 @@ class Context:
             self._expect, self._tracker, self._verdict = current, tracker, None
         return current
 
-    def tracker(self, state: State) -> Tracker[Hashable]:
+    def tracker(self, state: State[P, M]) -> Tracker[Hashable]:
         self.expect(state)
         assert self._tracker is not None
         return self._tracker
 
-    def verdict(self, state: State) -> Verdict[Hashable]:
+    def verdict(self, state: State[P, M]) -> Verdict[Hashable]:
         """The tracker's verdict on the state's reading (the same reading and evidence: the same verdict)."""
         assert state.reading is not None
         tracker = self.tracker(state)
@@ -237,14 +238,14 @@ class Context:
             self._verdict = (key, tracker.observe(state.reading, state.evidence, state.now))
         return self._verdict[1]
 
-    def to_move(self, state: State) -> int:
+    def to_move(self, state: State[P, M]) -> int:
         return self.game.to_move(state.log.position)
 
-    def ai_to_move(self, state: State) -> bool:
+    def ai_to_move(self, state: State[P, M]) -> bool:
         side = self.settings.ai_side
         return side is not None and not self.game.is_over(state.log.position) and self.to_move(state) == side
 
-    def offering(self, state: State) -> bool:
+    def offering(self, state: State[P, M]) -> bool:
         """Whether the board offers the built-in AI: the opponent stopped and nobody plays its turn."""
         waiting = (
             state.stopped is not None and state.away is None and not state.thinking and state.pending is None
@@ -253,17 +254,19 @@ class Context:
 
 
 # --- the step function ---------------------------------------------------------------------------
-def start(ctx: Context, log: Log, opponent: str | None = None) -> tuple[State, list[Effect]]:
+def start(
+    ctx: Context[P, M], log: Log[P], opponent: str | None = None
+) -> tuple[State[P, M], list[Effect[P]]]:
     """The state of a session that begins (or resumes) at ``log``, against ``opponent`` if it is not the
     built-in AI."""
-    effects: list[Effect] = []
+    effects: list[Effect[P]] = []
     state = _prepared(ctx, State(log, opponent=opponent), effects)
     return _settled(ctx, state, effects), effects
 
 
-def step(ctx: Context, state: State, event: Event) -> tuple[State, list[Effect]]:
+def step(ctx: Context[P, M], state: State[P, M], event: Event[M]) -> tuple[State[P, M], list[Effect[P]]]:
     """The next state after ``event``, and what must happen outside the core."""
-    effects: list[Effect] = []
+    effects: list[Effect[P]] = []
     state = replace(state, now=max(state.now, event.t))
     if isinstance(event, Reading):
         # The reading it replaces stood until this one was taken: act on it as of then (readings that
@@ -283,7 +286,7 @@ def step(ctx: Context, state: State, event: Event) -> tuple[State, list[Effect]]
     return _settled(ctx, state, effects), effects
 
 
-def _read(ctx: Context, state: State, event: Reading) -> State:
+def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]:
     if event.values == state.reading:
         return state
     expect = ctx.expect(state)
@@ -304,7 +307,7 @@ def _read(ctx: Context, state: State, event: Reading) -> State:
     return state
 
 
-def _watch_taps(ctx: Context, state: State) -> State:
+def _watch_taps(ctx: Context[P, M], state: State[P, M]) -> State[P, M]:
     """While asking, a cell lifted and put back (or touched with a piece) answers.
 
     A tap on a cell that only some choices change picks among those; any other
@@ -326,7 +329,7 @@ def _watch_taps(ctx: Context, state: State) -> State:
     return replace(state, asking=replace(asking, highlight=asking.highlight + 1))
 
 
-def _press(ctx: Context, state: State, button: Button, effects: list[Effect]) -> State:
+def _press(ctx: Context[P, M], state: State[P, M], button: Button, effects: list[Effect[P]]) -> State[P, M]:
     if button is Button.CONFIRM and ctx.offering(state):
         effects.append(TakeOver())
         return _prepared(ctx, replace(state, stopped=None, opponent=None), effects)
@@ -352,7 +355,7 @@ def _press(ctx: Context, state: State, button: Button, effects: list[Effect]) ->
     return state
 
 
-def _confirmable(ctx: Context, state: State) -> Candidate[Hashable] | None:
+def _confirmable(ctx: Context[P, M], state: State[P, M]) -> Candidate[Hashable] | None:
     """What Confirm takes now: the choice shown, or the one move the board shows now that waits for it."""
     if state.away is not None or state.thinking or state.reading is None:
         return None
@@ -364,7 +367,7 @@ def _confirmable(ctx: Context, state: State) -> Candidate[Hashable] | None:
     return None
 
 
-def passable(ctx: Context, state: State) -> Candidate[Hashable] | None:
+def passable(ctx: Context[P, M], state: State[P, M]) -> Candidate[Hashable] | None:
     """What Pass plays now: in a game with a voluntary pass, the one legal move that changes no cell, while
     the player (not the AI) is to move and the board shows the committed position (a stone already put down
     is a move under way, not a pass)."""
@@ -377,7 +380,7 @@ def passable(ctx: Context, state: State) -> Candidate[Hashable] | None:
     return ctx.expect(state).candidate_for((passes[0],)) if len(passes) == 1 else None
 
 
-def _settled(ctx: Context, state: State, effects: list[Effect]) -> State:
+def _settled(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
     """Act on the reading as it stands (commit, ask, wait), then say what the board wants.
 
     Once is enough: a commit is of the reading's own position, so the board then shows the committed one,
@@ -390,7 +393,7 @@ def _settled(ctx: Context, state: State, effects: list[Effect]) -> State:
     return replace(state, intent=intent, shown_for=(state.log.version, state.pending))
 
 
-def _evaluate(ctx: Context, state: State, effects: list[Effect]) -> State:
+def _evaluate(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
     if state.reading is None:
         return state
     tracker = ctx.tracker(state)
@@ -424,7 +427,9 @@ def _evaluate(ctx: Context, state: State, effects: list[Effect]) -> State:
 
 
 # --- changes of the committed position ---------------------------------------------------------------
-def _commit(ctx: Context, state: State, candidate: Candidate[Hashable], effects: list[Effect]) -> State:
+def _commit(
+    ctx: Context[P, M], state: State[P, M], candidate: Candidate[Hashable], effects: list[Effect[P]]
+) -> State[P, M]:
     """Commit a candidate of the current expectations (never one of an older position)."""
     expect = ctx.expect(state)
     if candidate.source is not expect:
@@ -449,7 +454,7 @@ def _commit(ctx: Context, state: State, candidate: Candidate[Hashable], effects:
     return _prepared(ctx, state, effects)
 
 
-def _changed(state: State, log: Log, away: Away | None = None) -> State:
+def _changed(state: State[P, M], log: Log[P], away: Away | None = None) -> State[P, M]:
     """A new committed position: everything derived from the old one is dropped."""
     return replace(
         state,
@@ -466,7 +471,7 @@ def _changed(state: State, log: Log, away: Away | None = None) -> State:
     )
 
 
-def _prepared(ctx: Context, state: State, effects: list[Effect]) -> State:
+def _prepared(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
     """After a change of position: re-read the board against it, play a forced pass, wake the AI."""
     if state.reading is not None:
         expect = ctx.expect(state)
@@ -481,12 +486,12 @@ def _prepared(ctx: Context, state: State, effects: list[Effect]) -> State:
     return state
 
 
-def _take_ai_move(ctx: Context, state: State, effects: list[Effect]) -> State:
+def _take_ai_move(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
     forced = _forced(ctx, state)  # an AI pass needs no hands
     return _commit(ctx, state, forced, effects) if forced is not None else state
 
 
-def _forced(ctx: Context, state: State) -> Candidate[Hashable] | None:
+def _forced(ctx: Context[P, M], state: State[P, M]) -> Candidate[Hashable] | None:
     """A move nobody has to make with their hands (a pass) when it is the only one."""
     game, pos = ctx.game, state.log.position
     if game.is_over(pos) or state.away is not None:
@@ -497,7 +502,7 @@ def _forced(ctx: Context, state: State) -> Candidate[Hashable] | None:
     return ctx.expect(state).candidate_for((moves[0],))
 
 
-def _take_back(ctx: Context, state: State, effects: list[Effect]) -> State:
+def _take_back(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
     """Back to the player's previous turn; the LEDs then guide the board back."""
     log, side = state.log, ctx.settings.ai_side
     if not log.moves:
@@ -512,7 +517,7 @@ def _take_back(ctx: Context, state: State, effects: list[Effect]) -> State:
     )
 
 
-def _new_game(ctx: Context, state: State, effects: list[Effect]) -> State:
+def _new_game(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
     log = state.log
     if not log.moves and state.away is None:
         return state
@@ -523,7 +528,7 @@ def _new_game(ctx: Context, state: State, effects: list[Effect]) -> State:
 
 
 def _away(
-    ctx: Context, left: Any, target: Any, reason: RestoreReason, still: Away | None = None
+    ctx: Context[P, M], left: P, target: P, reason: RestoreReason, still: Away | None = None
 ) -> Away | None:
     """The objects believed on the board - the position left behind, or what an earlier restore had not put
     back yet (``still``) - where they differ from the position to set up."""
@@ -536,7 +541,7 @@ def _away(
     return Away(reason, objects) if objects else None
 
 
-def remaining_of(ctx: Context, state: State, moves: Sequence[Any]) -> tuple[Any, ...]:
+def remaining_of(ctx: Context[P, M], state: State[P, M], moves: Sequence[M]) -> tuple[Step[int], ...]:
     """What is left to do on the board for ``moves`` from the committed position (the AI's, a hint)."""
     expect = ctx.expect(state)
     candidate = expect.candidate_for(tuple(moves))

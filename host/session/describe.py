@@ -49,7 +49,7 @@ SAID_STEPS = 3  # a sentence names this many steps at most, then says how many m
 STEPPED = 300
 
 
-def describe(ctx: Context, state: State, verdict: Verdict[Hashable] | None) -> Intent:
+def describe(ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable] | None) -> Intent:
     game, pos = ctx.game, state.log.position
     names = game.geometry.names
     buttons = _buttons(ctx, state)
@@ -131,7 +131,7 @@ def _shown(match: Candidate[Hashable] | None) -> str:
     return match.label
 
 
-def _buttons(ctx: Context, state: State) -> frozenset[Button]:
+def _buttons(ctx: Context[P, M], state: State[P, M]) -> frozenset[Button]:
     """The buttons that do something now (Confirm is added where a move waits for it)."""
     out = set()
     if state.log.moves:
@@ -150,7 +150,7 @@ def _buttons(ctx: Context, state: State) -> frozenset[Button]:
     return frozenset(out)
 
 
-def _your_turn(ctx: Context, state: State, side: int, buttons: frozenset[Button]) -> Intent:
+def _your_turn(ctx: Context[P, M], state: State[P, M], side: int, buttons: frozenset[Button]) -> Intent:
     game = ctx.game
     name = words.side_name(game, side)
     scene: Scene = {}
@@ -164,7 +164,7 @@ def _your_turn(ctx: Context, state: State, side: int, buttons: frozenset[Button]
 
 
 def _progress(
-    ctx: Context, state: State, verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
+    ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
 ) -> Intent:
     game = ctx.game
     lifted = _lifted(ctx, state, verdict, side, buttons) if verdict.lifted else None
@@ -186,7 +186,7 @@ def _progress(
 
 
 def _lifted(
-    ctx: Context, state: State, verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
+    ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
 ) -> Intent | None:
     """Objects in the hand: where they may go, or that no move takes them.
 
@@ -221,7 +221,7 @@ def _lifted(
 
 
 def _finish(
-    ctx: Context, state: State, verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
+    ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable], side: int, buttons: frozenset[Button]
 ) -> Intent:
     """Several moves are on the way and no piece is in a hand: what any of them does next, lit and said.
 
@@ -277,7 +277,7 @@ def _alike(table: Table, stacks: Sequence[tuple[Thing, ...]], definite: bool = T
     return words.either([table.named((t,), definite=False) for t in tops]) or "a piece"
 
 
-def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
+def _choose(ctx: Context[P, M], state: State[P, M], buttons: frozenset[Button]) -> Intent:
     """The choice shown: where carried objects would have gone (put), what else it changes (choose)."""
     asking = state.asking
     assert asking is not None
@@ -305,7 +305,9 @@ def _choose(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
     return Choose(sentence, scene, buttons, choices=labels, shown=choice.label)
 
 
-def _result_words(ctx: Context, choice: Candidate[Hashable], others: Sequence[Candidate[Hashable]]) -> str:
+def _result_words(
+    ctx: Context[P, M], choice: Candidate[Hashable], others: Sequence[Candidate[Hashable]]
+) -> str:
     """Where the choice's objects end up, on the cells where the other choices differ: 'the queen on d3'."""
     names, table = ctx.game.geometry.names, ctx.game.table
     differs = sorted(
@@ -320,7 +322,7 @@ def _result_words(ctx: Context, choice: Candidate[Hashable], others: Sequence[Ca
     return words.cell_list(said) if len(said) < 2 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
-def _restore(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
+def _restore(ctx: Context[P, M], state: State[P, M], buttons: frozenset[Button]) -> Intent:
     away = state.away
     assert away is not None
     game = ctx.game
@@ -340,7 +342,7 @@ def _restore(ctx: Context, state: State, buttons: frozenset[Button]) -> Intent:
     )
 
 
-def _mistake(ctx: Context, opening: str, steps: Sequence[Step], buttons: frozenset[Button]) -> Intent:
+def _mistake(ctx: Context[P, M], opening: str, steps: Sequence[Step], buttons: frozenset[Button]) -> Intent:
     """One pair at a time: the first step blinks fast, the cells of the others are dim red."""
     if not steps:
         return Mistake(opening, {}, buttons)

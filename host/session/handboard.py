@@ -9,8 +9,9 @@ reading the board's sensors would give for the stacks as they now stand.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Generic
 
+from engines.game import M, P
 from engines.physical import Thing
 from host.hardware.sensing import SensorModel
 from host.session import intent
@@ -18,10 +19,10 @@ from host.session.session import Session
 from host.tracking.plan import Do, Step
 
 
-class HandBoard:
+class HandBoard(Generic[P, M]):
     """The objects on a session's board; a test or a scenario moves them, each action taking ``step`` ms."""
 
-    def __init__(self, session: Session, model: SensorModel, step: int = 80) -> None:
+    def __init__(self, session: Session[P, M], model: SensorModel, step: int = 80) -> None:
         self.session = session
         self.model = model
         self.game = session.game
@@ -54,7 +55,7 @@ class HandBoard:
         self.lift(source)
         self.place(target)
 
-    def show(self, pos: Any) -> None:
+    def show(self, pos: P) -> None:
         """The board jumps to a position (a whole move made by quick hands)."""
         self.t += self.step
         self.stacks = {n: list(s) for n, s in self.game.cells(pos).items()}

@@ -21,7 +21,9 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from typing import Generic
 
+from engines.game import M, P
 from host.drivers.interfaces import Buttons
 from host.link.device_link import DeviceLink
 from host.link.snapshot import Snapshot
@@ -35,10 +37,10 @@ def monotonic_ms() -> int:
     return time.monotonic_ns() // 1_000_000
 
 
-class LiveLoop:
+class LiveLoop(Generic[P, M]):
     def __init__(
         self,
-        play: BoardPlay,
+        play: BoardPlay[P, M],
         link: DeviceLink,
         buttons: Buttons | None = None,
         clock: Callable[[], int] = monotonic_ms,

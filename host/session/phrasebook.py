@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic
 
 from engines import registry
 from engines.game import Game, M, P
@@ -52,7 +52,7 @@ ENGINE = "GNU Go 3.8"  # an engine as it names itself, for the sentences of a ga
 DIRECTORY = Path("docs") / "words"
 COMMAND = "magboard words --write"
 
-Line = list[tuple[Any, str]]  # a random game: each position with the move played from it ('' at the end)
+Line = list[tuple[P, str]]  # a random game: each position with the move played from it ('' at the end)
 Said = Iterator[tuple[str, Intent]]  # what a scenario meets: each situation with the intent it gave
 Plan = tuple[Step[int], ...]  # what hands do to make a move (cells by index)
 
@@ -68,8 +68,8 @@ class Row:
 
 
 @dataclass(frozen=True)
-class Phrasebook:
-    game: Game[Any, Any]
+class Phrasebook(Generic[P, M]):
+    game: Game[P, M]
     rows: tuple[Row, ...]
     unreached: dict[str, str]  # what no scenario met (an intent kind, an ending), and why
 
@@ -99,8 +99,10 @@ class Phrasebook:
         return "\n".join(lines) + "\n"
 
 
-def phrasebook(game_id: str) -> Phrasebook:
-    """Every sentence of a game on each of its board files; the same every time (seeded)."""
+def phrasebook(game_id: str) -> Phrasebook[Any, Any]:
+    """Every sentence of a game on each of its board files; the same every time (seeded).
+
+    The game's positions and moves are of its own types, which only the registry knows."""
     game = registry.make(game_id)
     games, moves = RandomGames(game), Moves(game)
     mask = masker(game)
@@ -165,15 +167,15 @@ def ended(name: str) -> str:
     return f"the game ends: {name}"
 
 
-class RandomGames:
+class RandomGames(Generic[P, M]):
     """Seeded games of uniformly random moves, played as they are asked for, the same every time."""
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: Game[P, M]) -> None:
         self.game = game
         self.rng = random.Random(SEED)
-        self.played: list[Line] = []
+        self.played: list[Line[P]] = []
 
-    def __getitem__(self, number: int) -> Line:
+    def __getitem__(self, number: int) -> Line[P]:
         """Game ``number``: the odd ones play on where they can (a move that ends the game only when every
         move of a sample does), to reach the endings a game rarely comes to."""
         while len(self.played) <= number:
@@ -191,16 +193,16 @@ class RandomGames:
         return self.played[number]
 
 
-class Moves:
+class Moves(Generic[P, M]):
     """A seeded sample of each position's legal moves, with what hands do to make each (any board)."""
 
-    def __init__(self, game: Game[Any, Any]) -> None:
+    def __init__(self, game: Game[P, M]) -> None:
         self.game = game
         self.rng = random.Random(SEED)
         self.reversible = game.table.kinds(Role.REVERSIBLE)
-        self._known: dict[int, dict[str, tuple[Any, Plan]]] = {}
+        self._known: dict[int, dict[str, tuple[M, Plan]]] = {}
 
-    def __call__(self, pos: Any) -> dict[str, tuple[Any, Plan]]:
+    def __call__(self, pos: P) -> dict[str, tuple[M, Plan]]:
         key = self.game.key(pos)
         if key not in self._known:
             game = self.game
@@ -257,10 +259,12 @@ class Engine(Playing):
         return super().choose(game, pos)
 
 
-class Scenarios:
+class Scenarios(Generic[P, M]):
     """What a person meets on one board, as (situation, intent): each scenario on a fresh session."""
 
-    def __init__(self, game: Game[Any, Any], spec: BoardSpec, games: RandomGames, moves: Moves) -> None:
+    def __init__(
+        self, game: Game[P, M], spec: BoardSpec, games: RandomGames[P, M], moves: Moves[P, M]
+    ) -> None:
         self.game = game
         self.table = game.table
         self.names = game.geometry.names
@@ -291,12 +295,12 @@ class Scenarios:
     # --- sessions and positions ------------------------------------------------------------------
     def session(
         self,
-        history: Sequence[Any],
+        history: Sequence[P],
         moves: Sequence[str],
         ai: Playing | None = None,
         ai_side: int | None = None,
         background: bool = False,
-    ) -> tuple[Session, HandBoard]:
+    ) -> tuple[Session[P, M], HandBoard[P, M]]:
         """A session resumed at ``history``; with ``ai`` the AI plays ``ai_side`` (or the side to move)."""
         if ai is not None and ai_side is None:
             ai_side = self.game.to_move(history[-1])
@@ -311,7 +315,7 @@ class Scenarios:
         )
         return session, HandBoard(session, self.model)
 
-    def positions(self) -> Iterator[tuple[list[Any], list[str]]]:
+    def positions(self) -> Iterator[tuple[list[P], list[str]]]:
         """The first plies and a few later positions of the first random game (none finished), and of the
         first random games the first where a shape of move can be made that no position before could (a
         drop, a capture)."""
@@ -326,11 +330,11 @@ class Scenarios:
                     yield self.upto(line, ply)
 
     @staticmethod
-    def upto(line: Line, ply: int) -> tuple[list[Any], list[str]]:
+    def upto(line: Line[P], ply: int) -> tuple[list[P], list[str]]:
         """The history and the moves of a random game up to ``ply``."""
         return [p for p, _ in line[: ply + 1]], [t for _, t in line[:ply]]
 
-    def shapes(self, pos: Any) -> dict[str, tuple[str, Plan]]:
+    def shapes(self, pos: P) -> dict[str, tuple[str, Plan]]:
         """One move of each shape (what its steps do to what), by the shape in words."""
         out: dict[str, tuple[str, Plan]] = {}
         for text, (_, steps) in self.moves(pos).items():
@@ -338,7 +342,7 @@ class Scenarios:
         return out
 
     # --- situations in words -----------------------------------------------------------------------
-    def whose(self, pos: Any, thing: Thing, many: bool = False) -> str:
+    def whose(self, pos: P, thing: Thing, many: bool = False) -> str:
         """'own queen', 'opposing stones', 'tile': an object as the player to move sees it."""
         noun = self.table.kind(thing.kind).noun
         word = noun.many if many else noun.one
@@ -346,7 +350,7 @@ class Scenarios:
             return word
         return f"{'own' if thing.colour == self.game.to_move(pos) else 'opposing'} {word}"
 
-    def steps_said(self, pos: Any, steps: Sequence[Step[int]]) -> str:
+    def steps_said(self, pos: P, steps: Sequence[Step[int]]) -> str:
         """Steps as a situation, in no order: 'move own queen, put opposing stone', 'turn 2 or more'.
 
         Alike steps are said once, with their plural; which side a turn shows,
@@ -390,7 +394,7 @@ class Scenarios:
                 session.close()
 
     # --- objects in the hand ---------------------------------------------------------------------
-    def units(self, pos: Any) -> dict[str, tuple[str, int]]:
+    def units(self, pos: P) -> dict[str, tuple[str, int]]:
         """For each kind of thing a hand lifts (a top object with what rides under it): a cell, a count."""
         riding = self.table.kinds_riding
         names = self.names
@@ -413,7 +417,7 @@ class Scenarios:
             out.setdefault(f"lift {self.whose(pos, stack[-1])}{carried}; {can}", (cell, count))
         return out
 
-    def lifted(self, history: list[Any], moves: list[str]) -> Said:
+    def lifted(self, history: list[P], moves: list[str]) -> Said:
         units = self.units(history[-1])
         for situation, (cell, count) in units.items():
             session, board = self.session(history, moves)
@@ -431,7 +435,7 @@ class Scenarios:
             session.close()
 
     # --- moves on the way ------------------------------------------------------------------------
-    def under_way(self, history: list[Any], moves: list[str]) -> Said:
+    def under_way(self, history: list[P], moves: list[str]) -> Said:
         """Each shape of move made by hand: part done (each step first), whole, settled."""
         pos = history[-1]
         seen: set[str] = set()
@@ -450,7 +454,7 @@ class Scenarios:
                 yield (situation if left else f"{shape}: all done, settled"), session.intent
                 session.close()
 
-    def alike(self, history: list[Any], moves: list[str]) -> Said:
+    def alike(self, history: list[P], moves: list[str]) -> Said:
         """Moves whose readings on this board are the same, made by hand: the board must ask which."""
         pos = history[-1]
         game, names = self.game, self.names
@@ -476,7 +480,7 @@ class Scenarios:
                 session.close()
 
     # --- mistakes --------------------------------------------------------------------------------
-    def mistakes(self, history: list[Any], moves: list[str]) -> Said:
+    def mistakes(self, history: list[P], moves: list[str]) -> Said:
         """An object moved or put where no move takes one (one, and two), and one with the wrong side up."""
         pos, names = history[-1], self.names
         plans = [steps for _, steps in self.moves(pos).values()]
@@ -512,7 +516,7 @@ class Scenarios:
             session.close()
 
     # --- the AI ----------------------------------------------------------------------------------
-    def ai_moves(self, history: list[Any], moves: list[str]) -> Said:
+    def ai_moves(self, history: list[P], moves: list[str]) -> Said:
         """Each shape of AI move: shown, part made, put on a wrong cell, put with the wrong side up."""
         pos = history[-1]
         empty = [self.game.geometry.index[c] for c, stack in self.game.cells(pos).items() if not stack]

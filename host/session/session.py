@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Protocol
+from typing import Generic, Protocol
 
-from engines.game import Game
+from engines.game import Game, M, P
 from engines.physical import Thing
 from engines.table import Role
 from host.hardware.spec import Button
@@ -70,17 +70,17 @@ class Event:
     data: dict[str, object] = field(default_factory=dict)
 
 
-class Session:
+class Session(Generic[P, M]):
     def __init__(
         self,
-        game: Game[Any, Any],
+        game: Game[P, M],
         reading_of: Callable[[tuple[Thing, ...]], Hashable],
         empty: Hashable,
         *,
         opponent: Opponent | None = None,
         journal: GameLog | None = None,
         settings: Settings | None = None,
-        history: Sequence[Any] | None = None,
+        history: Sequence[P] | None = None,
         moves: Sequence[str] = (),
     ) -> None:
         self.game = game
@@ -97,7 +97,7 @@ class Session:
         self.scene: Mapping[str, Light] = {}
         self._said: tuple[str, str] | None = None
         self._notices: dict[Notice, str] = {}
-        self._ai = AiWorker(game, opponent, self.settings.think_in_background)
+        self._ai: AiWorker[P, M] = AiWorker(game, opponent, self.settings.think_in_background)
         self.now_ms = 0
         log = core.Log(tuple(history) if history else (game.start(),), tuple(moves))
         state, effects = core.start(self._ctx, log, getattr(opponent, "name", None))
@@ -149,11 +149,11 @@ class Session:
         return self._state.intent
 
     @property
-    def position(self) -> Any:
+    def position(self) -> P:
         return self._state.log.position
 
     @property
-    def history(self) -> tuple[Any, ...]:
+    def history(self) -> tuple[P, ...]:
         return self._state.log.history
 
     @property
@@ -162,7 +162,7 @@ class Session:
         return list(self._state.log.moves)
 
     @property
-    def pending(self) -> Any | None:
+    def pending(self) -> M | None:
         """The AI's move waiting to be made by hand."""
         return self._state.pending
 
@@ -200,7 +200,7 @@ class Session:
         """How long the AI may think per move, if it says."""
         return getattr(self.opponent, "seconds", None)
 
-    def view(self) -> SessionView:
+    def view(self) -> SessionView[P, M]:
         """The session as the page and the terminal see it: one consistent moment."""
         state, game = self._state, self.game
         pos = state.log.position
@@ -227,7 +227,7 @@ class Session:
         )  # fmt: skip
 
     # --- the shell ------------------------------------------------------------------------------
-    def _step(self, event: core.Event) -> None:
+    def _step(self, event: core.Event[M]) -> None:
         self.now_ms = max(self.now_ms, event.t)
         self._collect(event.t)
         self._state, effects = core.step(self._ctx, self._state, event)
@@ -242,7 +242,7 @@ class Session:
         # An opponent that can fail (a GTP engine) says so in a sentence; the board shows it.
         self._notice(Notice.OPPONENT, getattr(self.opponent, "trouble", None))
 
-    def _carry_out(self, effects: list[core.Effect]) -> None:
+    def _carry_out(self, effects: list[core.Effect[P]]) -> None:
         for effect in effects:
             if isinstance(effect, core.Played):
                 if self.journal is not None:
@@ -286,7 +286,7 @@ class Session:
             self._said = said
             self._emit(EventKind.INTENT, kind=intent.kind.value, sentence=intent.sentence)
 
-    def _emit(self, what: EventKind, **data: Any) -> None:
+    def _emit(self, what: EventKind, **data: object) -> None:
         event = Event(self.now_ms, what, data)
         self.events.append(event)
         for listener in self.listeners:

@@ -8,9 +8,9 @@ session's internals, so what they show is always one consistent moment.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic
 
-from engines.game import Game
+from engines.game import Game, M, P
 from host.session.intent import Intent, Notice
 
 
@@ -27,7 +27,7 @@ class AiInfo:
 
 
 @dataclass(frozen=True)
-class SessionView:
+class SessionView(Generic[P, M]):
     """One moment of a session.
 
     ``position`` is the committed position (the game's rules answer anything
@@ -39,8 +39,8 @@ class SessionView:
     them, as the page cannot see the pieces).
     """
 
-    game: Game[Any, Any]
-    position: Any
+    game: Game[P, M]
+    position: P
     intent: Intent
     moves: tuple[str, ...]
     last_move: frozenset[str]

@@ -28,7 +28,6 @@ import subprocess
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 import firmware
 from host.sim.firmware_process import (
@@ -91,7 +90,7 @@ def filesystem_image(files: Mapping[str, bytes]) -> bytes:
     return bytes(fs.context.buffer)
 
 
-def deployed_files(config: Mapping[str, Any]) -> dict[str, bytes]:
+def deployed_files(config: Mapping[str, object]) -> dict[str, bytes]:
     """What ``magboard firmware deploy`` leaves on a Pico: the device files and the board's config."""
     files = {name: (FIRMWARE_DIR / name).read_bytes() for name in firmware.DEVICE_FILES}
     files[CONFIG_FILE] = json.dumps(config).encode()
@@ -109,7 +108,7 @@ class EmulatedPico(PicoProcess):
 
     def __init__(
         self,
-        config: Mapping[str, Any],
+        config: Mapping[str, object],
         *,
         on_leds: Callable[[list[Rgb]], None] | None = None,
         deployed: bool = True,
@@ -131,9 +130,9 @@ class EmulatedPico(PicoProcess):
         self._control: socket.socket | None = None
         self._reader: threading.Thread | None = None
         self._send_lock = threading.Lock()
-        self._wiring: dict[str, Any] = self._initial_wiring()
+        self._wiring: dict[str, object] = self._initial_wiring()
         self._leds: list[Rgb] | None = None
-        self._events: list[dict[str, Any]] = []
+        self._events: list[dict[str, object]] = []
         self._event = threading.Condition()
         self.boots = 0
         self.led_frames: list[tuple[int, list[Rgb]]] = []  # (emulated ns, colours) of every frame shown
@@ -155,7 +154,7 @@ class EmulatedPico(PicoProcess):
             self._reader.join(timeout=2.0)
             self._reader = None
 
-    def wait_for(self, event: str, timeout: float, after: int = 0) -> dict[str, Any]:
+    def wait_for(self, event: str, timeout: float, after: int = 0) -> dict[str, object]:
         """The first emulator event of a kind (``usb``, ``boot``, ``leds``, ...) from index ``after`` on."""
         with self._event:
             found = self._event.wait_for(lambda: self._find(event, after) is not None, timeout)
@@ -168,7 +167,7 @@ class EmulatedPico(PicoProcess):
         with self._event:
             return len(self._events)
 
-    def events(self, kind: str) -> list[dict[str, Any]]:
+    def events(self, kind: str) -> list[dict[str, object]]:
         with self._event:
             return [e for e in self._events if e.get("event") == kind]
 
@@ -201,7 +200,9 @@ class EmulatedPico(PicoProcess):
         mark = self.event_count
         self._send({"op": "settle"})
         event = self.wait_for("settle", timeout, mark)
-        return int(event["reads"]), event["min_gap_ns"]
+        return _whole(event, "reads"), None if event.get("min_gap_ns") is None else _whole(
+            event, "min_gap_ns"
+        )
 
     def stamp(self, tag: str) -> None:
         """Ask for the emulated clock now without waiting: a ``time`` event with this tag follows."""
@@ -211,15 +212,15 @@ class EmulatedPico(PicoProcess):
         """The emulated clock now (to within the emulator's 1 ms batches of emulated time)."""
         mark = self.event_count
         self._send({"op": "time"})
-        return int(self.wait_for("time", timeout, mark)["t"])
+        return _whole(self.wait_for("time", timeout, mark), "t")
 
     # --- internals ------------------------------------------------------------------------
 
     def _mask(self, key: str) -> int:
-        pins = self.config.get(key) or []
-        return sum(1 << pin for pin in pins if isinstance(pin, int))
+        pins = self.config.get(key)
+        return sum(1 << pin for pin in pins if isinstance(pin, int)) if isinstance(pins, list) else 0
 
-    def _switches(self, closed: list[tuple[int, int]]) -> dict[str, Any]:
+    def _switches(self, closed: list[tuple[int, int]]) -> dict[str, object]:
         return {
             "kind": "switches",
             "switches": closed,
@@ -227,7 +228,7 @@ class EmulatedPico(PicoProcess):
             "rows": self._mask("row_pins"),
         }
 
-    def _initial_wiring(self) -> dict[str, Any]:
+    def _initial_wiring(self) -> dict[str, object]:
         try:
             board = empty_board(self.config)
             if self.config.get("sensor") == "hall_analog":
@@ -242,11 +243,11 @@ class EmulatedPico(PicoProcess):
                 "rows": 0,
             }  # a config the firmware refuses
 
-    def _rewire(self, wiring: dict[str, Any]) -> None:
+    def _rewire(self, wiring: dict[str, object]) -> None:
         self._wiring = wiring
         self._send({"op": "wire", **wiring})
 
-    def _send(self, message: dict[str, Any]) -> None:
+    def _send(self, message: dict[str, object]) -> None:
         control = self._control
         if control is None:
             return
@@ -300,17 +301,25 @@ class EmulatedPico(PicoProcess):
                     self._events.append(event)
                     self._event.notify_all()
 
-    def _show(self, event: dict[str, Any]) -> None:
-        data = bytes.fromhex(event["data"])
+    def _show(self, event: dict[str, object]) -> None:
+        data = bytes.fromhex(str(event["data"]))
         # WS2812 wire order is GRB (MicroPython's neopixel default).
         colours = [(data[i + 1], data[i], data[i + 2]) for i in range(0, len(data) - 2, 3)]
         self._leds = colours
-        self.led_frames.append((int(event["t"]), colours))
+        self.led_frames.append((_whole(event, "t"), colours))
         if self._on_leds is not None:
             self._on_leds(colours)
 
-    def _find(self, event: str, after: int) -> dict[str, Any] | None:
+    def _find(self, event: str, after: int) -> dict[str, object] | None:
         for item in self._events[after:]:
             if item.get("event") == event:
                 return item
         return None
+
+
+def _whole(event: Mapping[str, object], key: str) -> int:
+    """A whole number the emulator's event carries (emulator/pico.mjs sends them)."""
+    value = event[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise FirmwareProcessError(f"the emulator's {event.get('event')!r} event: {key} is {value!r}")
+    return int(value)

@@ -31,7 +31,7 @@ import sysconfig
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 import firmware
 from host.sim.serial_pty import PicoProcess
@@ -106,14 +106,14 @@ def micropython_command() -> Interpreter:
     raise FirmwareProcessError(f"no MicroPython for the simulated board: {advice}")
 
 
-def _pins(config: Mapping[str, Any], key: str, count: int) -> list[int]:
+def _pins(config: Mapping[str, object], key: str, count: int) -> list[int]:
     pins = config.get(key)
     if not isinstance(pins, list) or len(pins) != count or not all(isinstance(p, int) for p in pins):
         raise FirmwareProcessError(f"board config {key}: expected {count} GPIO numbers, got {pins!r}")
     return pins
 
 
-def _shape(config: Mapping[str, Any]) -> tuple[int, int]:
+def _shape(config: Mapping[str, object]) -> tuple[int, int]:
     rows, cols = config.get("rows"), config.get("cols")
     if not isinstance(rows, int) or not isinstance(cols, int) or rows < 1 or cols < 1:
         raise FirmwareProcessError(
@@ -122,7 +122,7 @@ def _shape(config: Mapping[str, Any]) -> tuple[int, int]:
     return rows, cols
 
 
-def _check_matrix(values: Sequence[Sequence[Any]], rows: int, cols: int, what: str) -> None:
+def _check_matrix(values: Sequence[Sequence[object]], rows: int, cols: int, what: str) -> None:
     if len(values) != rows or any(len(row) != cols for row in values):
         raise ValueError(f"{what}: expected {rows} rows of {cols} values")
 
@@ -131,7 +131,7 @@ Switches = list[tuple[int, int]]  # (row GPIO, mask of the column GPIOs its clos
 Muxes = tuple[int, list[int], list[tuple[int, list[int]]]]  # ADC GPIO, S0..S3, (enable GPIO, 16 values)
 
 
-def digital_switches(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> Switches:
+def digital_switches(config: Mapping[str, object], matrix: Sequence[Sequence[bool]]) -> Switches:
     """A diode matrix as the chip feels it: switch (r, c) closed when matrix[r][c]."""
     rows, cols = _shape(config)
     row_pins = _pins(config, "row_pins", rows)
@@ -145,7 +145,7 @@ def digital_switches(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]
     return closed
 
 
-def analog_muxes(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> Muxes:
+def analog_muxes(config: Mapping[str, object], values: Sequence[Sequence[int]]) -> Muxes:
     """Multiplexed sensors as the chip feels them: values[mux][channel] in read_u16 units."""
     rows, cols = _shape(config)
     select = _pins(config, "mux_select_pins", 4)
@@ -165,13 +165,13 @@ def analog_muxes(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> 
     return adc_pin, select, muxes
 
 
-def encode_digital(config: Mapping[str, Any], matrix: Sequence[Sequence[bool]]) -> bytes:
+def encode_digital(config: Mapping[str, object], matrix: Sequence[Sequence[bool]]) -> bytes:
     """The wiring message for a diode matrix (see sim_main.py)."""
     closed = digital_switches(config, matrix)
     return b"D" + bytes([len(closed)]) + b"".join(struct.pack("<BI", row, mask) for row, mask in closed)
 
 
-def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) -> bytes:
+def encode_analog(config: Mapping[str, object], values: Sequence[Sequence[int]]) -> bytes:
     """The wiring message for multiplexed sensors (see sim_main.py)."""
     adc_pin, select, muxes = analog_muxes(config, values)
     out = bytearray(b"A" + bytes([adc_pin, *select, len(muxes)]))
@@ -180,12 +180,15 @@ def encode_analog(config: Mapping[str, Any], values: Sequence[Sequence[int]]) ->
     return bytes(out)
 
 
-def empty_board(config: Mapping[str, Any]) -> list[list[int]]:
+def empty_board(config: Mapping[str, object]) -> list[list[int]]:
     """Nothing on the board: every switch open, every Hall sensor at its calibrated zero."""
     rows, cols = _shape(config)
     if config.get("sensor") != "hall_analog":
         return [[0] * cols for _ in range(rows)]
-    zero = (config.get("calibration") or {}).get("zero") or [32768] * (rows * cols)
+    calibration = config.get("calibration")
+    zero = calibration.get("zero") if isinstance(calibration, dict) else None
+    if not isinstance(zero, list) or not zero:
+        zero = [32768] * (rows * cols)
     return [list(zero[r * cols : (r + 1) * cols]) for r in range(rows)]
 
 
@@ -196,7 +199,7 @@ class FirmwareProcess(PicoProcess):
 
     def __init__(
         self,
-        config: Mapping[str, Any],
+        config: Mapping[str, object],
         *,
         on_leds: Callable[[list[Rgb]], None] | None = None,
         heap_size: str = HEAP_SIZE,

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Generic
 
 from engines.game import Game, M, MoveError, P
 from host.store.database import StoreError, open_store, reason_of, transaction
@@ -50,17 +50,17 @@ class _Unsaved:
     dirty: bool = False
 
 
-class GameRecorder:
+class GameRecorder(Generic[P, M]):
     """Writes one game slot of a store, owning it for as long as it is open."""
 
     def __init__(
         self,
         path: Path,
-        game: Game[Any, Any],
+        game: Game[P, M],
         conn: sqlite3.Connection,
         owner: Ownership,
         current: StoredGame,
-        positions: list[Any],
+        positions: list[P],
         clock: Callable[[], float],
     ) -> None:
         self.path = path
@@ -84,7 +84,7 @@ class GameRecorder:
         players: tuple[str, str],
         new: bool = False,
         clock: Callable[[], float] = time.time,
-    ) -> GameRecorder:
+    ) -> GameRecorder[P, M]:
         """Own the slot of ``game`` in the store at ``path`` and resume its unfinished game.
 
         With ``new`` the unfinished game is marked abandoned and another started.

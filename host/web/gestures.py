@@ -11,8 +11,8 @@ the page has not yet heard what the previous one did.
 
 from __future__ import annotations
 
-from host.session.hands import Hands
-from host.session.script import Action, parse_thing
+from host.sim.hands import Hands
+from host.sim.script import Action, parse_thing
 
 VERBS = ("click", "lift", "turn", "tap", "tray")
 

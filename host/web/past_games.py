@@ -15,10 +15,10 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeGuard
+from typing import Generic, TypeGuard
 
 from engines import registry
-from engines.game import Game, MoveError
+from engines.game import Game, M, MoveError, P
 from host.store.database import reason_of
 from host.store.games import StoredGame, load_game, positions_of, reading, recent_games
 from host.web.view import past_game_json, replay_json
@@ -42,15 +42,17 @@ def whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-class PastGames:
+class PastGames(Generic[P, M]):
     """Answers one page's questions about the store at ``store`` (None: the game is not kept)."""
 
-    def __init__(self, game: Game[Any, Any], store: Path | None, live: Callable[[], int | None]) -> None:
-        self.game = registry.make(game.id, tuple(game.chosen))  # its own: the live loop uses the other
+    def __init__(self, game: Game[P, M], store: Path | None, live: Callable[[], int | None]) -> None:
+        self.game: Game[P, M] = registry.make(
+            game.id, tuple(game.chosen)
+        )  # its own: the live loop uses the other
         self.options = tuple(sorted(game.chosen))
         self.store = store
         self.live = live
-        self._replayed: tuple[int, tuple[str, ...], list[Any]] | None = None  # the last game's positions
+        self._replayed: tuple[int, tuple[str, ...], list[P]] | None = None  # the last game's positions
 
     @property
     def questions(self) -> dict[str, Callable[[dict[str, object]], dict[str, object]]]:
@@ -98,7 +100,7 @@ class PastGames:
             return error(f"game {game_id} cannot be replayed: {exc}")
         return replay_json(self.game, stored, positions, step, self.live())
 
-    def _positions(self, stored: StoredGame) -> list[Any]:
+    def _positions(self, stored: StoredGame) -> list[P]:
         """Every position of the game, kept for the next step (a game in play may have grown since)."""
         assert stored.id is not None
         key = (stored.id, tuple(stored.moves))

@@ -10,12 +10,13 @@ from typing import TextIO
 
 import segno
 
+from engines.game import M, P
 from host.link.status import LinkStatus
-from host.session.setup import Table
 from host.store.recorder import GameRecorder
 from host.web.past_games import PastGames
 from host.web.server import PageServer, WebError
 from host.web.table_page import TablePage
+from host.wiring.table import Table
 
 DEFAULT_PORT = 8765
 
@@ -48,7 +49,7 @@ def welcome_pairing(server: PageServer, out: TextIO) -> None:
     out.write(f"or open {server.pairing_url} (scan the QR code); unpaired pages only watch.\n")
 
 
-def serve_page(table: Table, server: PageServer, open_browser: bool, out: TextIO) -> int:
+def serve_page(table: Table[P, M], server: PageServer, open_browser: bool, out: TextIO) -> int:
     """Serve the board and the page until Ctrl-C; a board that goes away is only reported, meanwhile."""
     page = TablePage(table, server)
     recorder = table.session.journal if isinstance(table.session.journal, GameRecorder) else None

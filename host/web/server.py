@@ -33,7 +33,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
@@ -64,7 +63,7 @@ MAX_PATH = 1024
 INBOX = 64  # messages waiting for the live loop; more means a page floods it
 START_S = 5.0
 
-Answer = Callable[[dict[str, Any]], dict[str, Any]]
+Answer = Callable[[dict[str, object]], dict[str, object]]
 
 
 class WebError(RuntimeError):
@@ -78,7 +77,7 @@ class PageServer:
         self.host = host
         self.port = port
         self.pairing = None if is_loopback(host) else Pairing()
-        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue(maxsize=INBOX)
+        self.inbox: queue.Queue[dict[str, object]] = queue.Queue(maxsize=INBOX)
         self.greeting: list[str] = []  # sent to every page as it connects (the layout, then the picture)
         self.questions: dict[str, Answer] = {}  # message type -> its answer, for the asking page alone
         self._answering = ThreadPoolExecutor(max_workers=1, thread_name_prefix="page-answers")
@@ -237,13 +236,13 @@ class PageServer:
         headers["Cache-Control"] = "no-store"
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, headers, body)
 
-    def _answered(self, answer: Answer, message: dict[str, Any]) -> dict[str, Any]:
+    def _answered(self, answer: Answer, message: dict[str, object]) -> dict[str, object]:
         """The answer to a question; a failure of the answer itself is said in one line to the page and
         logged, with its traceback the first time only: any page may ask, as often as it likes."""
         try:
             return answer(message)
         except Exception as exc:
-            kind = (message["type"], type(exc).__name__)
+            kind = (str(message["type"]), type(exc).__name__)
             log.error(
                 "answering %.40r failed: %.200s",
                 message["type"],
@@ -261,7 +260,7 @@ class PageServer:
         try:
             async for raw in connection:
                 message = parse_message(raw)
-                answer = self.questions.get(message.get("type", ""))
+                answer = self.questions.get(str(message.get("type", "")))
                 if "error" not in message and answer is not None:
                     reply = await self._loop.run_in_executor(self._answering, self._answered, answer, message)
                     await connection.send(json.dumps(reply))
@@ -333,7 +332,7 @@ def nesting_depth(text: str, limit: int) -> int:
     return deepest
 
 
-def parse_message(raw: str | bytes) -> dict[str, Any]:
+def parse_message(raw: str | bytes) -> dict[str, object]:
     """A page message: a JSON object with a string ``type``; else ``{"error": why}``."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw

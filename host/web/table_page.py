@@ -13,31 +13,31 @@ from __future__ import annotations
 import json
 import logging
 import queue
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any
+from typing import Generic
 
 from engines.ai.levels import HIGHEST, LOWEST
-from engines.game import MoveError
+from engines.game import M, MoveError, P
 from engines.physical import Thing
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import Button
-from host.session.diff import hand_actions
-from host.session.hands import Hands
-from host.session.intent import AiMove, Choose, Confirm, Lifted
+from host.session.intent import AiMove, Choose, Confirm, Intent, Lifted
 from host.session.session_view import SessionView
-from host.session.setup import Table
+from host.sim.diff import hand_actions
+from host.sim.hands import Hands
 from host.web.gestures import Gestures
 from host.web.server import PageServer
 from host.web.view import goal, layout, picture
+from host.wiring.table import Table
 
 log = logging.getLogger(__name__)
 
 HANDS_WAITING = 32  # gestures and moves queued for the simulated hands; more are refused
 
 
-class TablePage:
-    def __init__(self, table: Table, server: PageServer) -> None:
+class TablePage(Generic[P, M]):
+    def __init__(self, table: Table[P, M], server: PageServer) -> None:
         self.table = table
         self.server = server
         self.hands = Hands(table.rig) if table.rig is not None else None
@@ -48,13 +48,15 @@ class TablePage:
         self._model = SensorModel(table.board)
         self._layout = json.dumps(layout(table.game, table.board, simulated=table.rig is not None))
         self._last = ""
-        self._goal: tuple[tuple[Any, ...], Any] | None = None
-        self._places: tuple[tuple[Any, ...], frozenset[str]] | None = None
+        self._goal: tuple[tuple[Hashable, ...], P | None] | None = None
+        self._places: tuple[tuple[Hashable, ...], frozenset[str]] | None = None
         # A move typed in the box, once made by the hands: (the moves before it, its text).  The board may
         # then ask for Confirm or which move it was (a Flip Four piece alone, a reed board's twins), and the
         # page answers for the player, who has already said which move they meant.
         self._typed_move: tuple[tuple[str, ...], str] | None = None
-        self._answered: Any = None  # the intent last answered for a typed move: each is answered once
+        self._answered: Intent | None = (
+            None  # the intent last answered for a typed move: each is answered once
+        )
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands")
         self._busy: list[Future[None]] = []
 
@@ -76,7 +78,7 @@ class TablePage:
             self._last = text
             self.server.publish(text, greeting=[self._layout, text])
 
-    def _target(self, view: SessionView) -> Any | None:
+    def _target(self, view: SessionView[P, M]) -> P | None:
         """``goal(view)``, worked out once per position and intent (it may parse a move)."""
         intent = view.intent
         key = (view.moves, intent.kind, getattr(intent, "move", ""))
@@ -84,7 +86,7 @@ class TablePage:
             self._goal = (key, goal(view))
         return self._goal[1]
 
-    def _picture(self, view: SessionView) -> dict[str, object]:
+    def _picture(self, view: SessionView[P, M]) -> dict[str, object]:
         target = self._target(view)
         if self.table.rig is not None and self.hands is not None:
             with self.table.rig.lock:
@@ -103,7 +105,7 @@ class TablePage:
         stacks = dict(self.table.game.cells(view.position))
         return picture(view, stacks, self.table.board, (), sorted(view.differing), self.message, target)
 
-    def _placements(self, view: SessionView, held: list[Thing]) -> frozenset[str]:
+    def _placements(self, view: SessionView[P, M], held: list[Thing]) -> frozenset[str]:
         """Where the object in the hand may go, when it came from the tray (a lifted one is the intent's)."""
         if not held or isinstance(view.intent, Lifted):
             return frozenset()
@@ -113,7 +115,7 @@ class TablePage:
         return self._places[1]
 
     def _unseen(
-        self, view: SessionView, stacks: Mapping[str, tuple[Thing, ...]]
+        self, view: SessionView[P, M], stacks: Mapping[str, tuple[Thing, ...]]
     ) -> dict[str, tuple[Thing, ...]]:
         """Cells where the simulated board differs from the committed position in a way the sensors cannot
         see (a ring left behind on a reed board): what the game believes stands there."""
@@ -148,7 +150,7 @@ class TablePage:
         else:
             self.message = f"unknown message {kind!r}"
 
-    def _set_level(self, level: Any) -> None:
+    def _set_level(self, level: object) -> None:
         """The AI's level from the next move on (the page's level menu)."""
         opponent = self.table.session.opponent
         if opponent is None or not hasattr(opponent, "level"):
@@ -176,14 +178,14 @@ class TablePage:
         except (MoveError, ValueError) as exc:
             self.message = str(exc)
 
-    def _set_up_target(self) -> Any:
+    def _set_up_target(self) -> P:
         """What "Set up the board" makes: the position the lights lead to."""
         target = self._target(self.table.session.view())
         if target is None:
             raise ValueError("you are making your move: finish it, or put the pieces back")
         return target
 
-    def _typed(self, text: str) -> Any:
+    def _typed(self, text: str) -> P:
         """The position a typed move leads to."""
         view = self.table.session.view()
         if isinstance(view.intent, AiMove):
@@ -194,7 +196,7 @@ class TablePage:
         self._answered = None  # a new typed move: the board may ask what it asked before (a second pass)
         return game.play(view.position, move)
 
-    def _answer_typed(self, view: SessionView) -> None:
+    def _answer_typed(self, view: SessionView[P, M]) -> None:
         """Once the hands have made a typed move: Confirm it, or tap until the board shows it, as asked."""
         if self._typed_move is None or self._busy:
             return
@@ -223,7 +225,7 @@ class TablePage:
             return
         self._answered = intent
 
-    def _changes_nothing(self, view: SessionView, text: str) -> bool:
+    def _changes_nothing(self, view: SessionView[P, M], text: str) -> bool:
         game = self.table.game
         return not game.changed_cells(view.position, game.parse_move(view.position, text))
 
@@ -231,7 +233,7 @@ class TablePage:
         assert self.gestures is not None
         self.gestures.perform(verb, **args)
 
-    def _make(self, target: Any) -> None:
+    def _make(self, target: P) -> None:
         """The hands put back what they hold, then make the board show ``target``."""
         rig = self.table.rig
         assert rig is not None and self.hands is not None

@@ -12,8 +12,7 @@ a message is right again with the next one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from engines.game import Game, M, MoveError, P
 from engines.physical import Thing
@@ -104,12 +103,12 @@ def hand_words(game: Game[P, M], kind: str, count: int) -> str:
     return noun
 
 
-def _count(stacks: Stacks, held: Sequence[Thing], match: Any) -> int:
+def _count(stacks: Stacks, held: Sequence[Thing], match: Callable[[Thing], bool]) -> int:
     return sum(1 for stack in stacks.values() for t in stack if match(t)) + sum(1 for t in held if match(t))
 
 
 def tray(
-    view: SessionView, board: BoardSpec, stacks: Stacks, held: Sequence[Thing]
+    view: SessionView[P, M], board: BoardSpec, stacks: Stacks, held: Sequence[Thing]
 ) -> dict[str, dict[str, object]]:
     """Each compartment's count and words.
 
@@ -189,7 +188,7 @@ def light_json(light: Light) -> dict[str, object]:
     }
 
 
-def goal(view: SessionView) -> Any | None:
+def goal(view: SessionView[P, M]) -> P | None:
     """The position the lights lead the board to, or None while the player makes their own move.
 
     The AI's move (or the rest of a turn under way) from the committed
@@ -208,7 +207,7 @@ def goal(view: SessionView) -> Any | None:
         return None
 
 
-def intent_json(view: SessionView) -> dict[str, object]:
+def intent_json(view: SessionView[P, M]) -> dict[str, object]:
     """The intent's kind, sentence and buttons, and what its kind adds (the move, the choices, ...)."""
     intent = view.intent
     out = intent.summary()
@@ -223,7 +222,7 @@ def intent_json(view: SessionView) -> dict[str, object]:
     return out
 
 
-def over_json(view: SessionView) -> dict[str, object] | None:
+def over_json(view: SessionView[P, M]) -> dict[str, object] | None:
     """Who won, why, and the cells that decided it (the intent's, else read from the final position)."""
     shown = ending_json(view.game, view.position)
     intent = view.intent
@@ -290,7 +289,7 @@ def badges(game: Game[P, M], stacks: Stacks, committed: Stacks | None = None) ->
     return out
 
 
-def ghosts(view: SessionView, target: Any | None, stacks: Stacks) -> dict[str, list[str]]:
+def ghosts(view: SessionView[P, M], target: P | None, stacks: Stacks) -> dict[str, list[str]]:
     """Where a light asks for something to be put: what the cell must hold then, drawn faintly.
 
     A Space Tiles AI move lights a new tile and pieces alike; the ghost shows which is which.
@@ -305,14 +304,14 @@ def ghosts(view: SessionView, target: Any | None, stacks: Stacks) -> dict[str, l
     }
 
 
-def ai_json(view: SessionView) -> dict[str, object]:
+def ai_json(view: SessionView[P, M]) -> dict[str, object]:
     ai = view.ai
     if ai is None:
         return {"side": None}
     return {"side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes, "name": ai.name}
 
 
-def unseen_words(view: SessionView, believed: Sequence[Thing]) -> str:
+def unseen_words(view: SessionView[P, M], believed: Sequence[Thing]) -> str:
     """What the game believes stands on a cell whose difference the sensors cannot see, bottom first."""
     if not believed:
         return "the game believes this cell is empty (the sensors cannot see what is on it)"
@@ -326,13 +325,13 @@ def turns(moves: Sequence[str]) -> list[list[str]]:
 
 
 def picture(
-    view: SessionView,
+    view: SessionView[P, M],
     stacks: Stacks,
     board: BoardSpec,
     held: Sequence[Thing] = (),
     changed: Sequence[str] = (),
     message: str = "",
-    target: Any | None = None,
+    target: P | None = None,
     can_set_up: bool = False,
     unseen: Mapping[str, Sequence[Thing]] | None = None,
     placements: Iterable[str] = (),

@@ -8,13 +8,14 @@ from collections.abc import Sequence
 import pytest
 
 from host.cli import main
-from host.doctor.bench import simulated_bench
+from host.doctor.bench import open_bench
 from host.doctor.checks import BUTTONS, LEDS, LINK, SENSORS, run_checks
 from host.doctor.report import CheckResult, Report, Status
 from host.doctor.tester import PersonTester, SimulatedTester
 from host.drivers.interfaces import RGB, LedStrip
 from host.hardware.loading import load_board
 from host.sim.rig import Rig
+from host.wiring.hardware import SimulatedHardware
 
 BOARD = "flipfour-hall"  # 19 cells: the quickest Hall board
 
@@ -65,7 +66,7 @@ def test_doctor_passes_a_sound_simulated_board(capsys: pytest.CaptureFixture[str
 
 def test_doctor_names_a_dead_sensor_a_stuck_sensor_a_dark_led_and_crossed_buttons() -> None:
     board = load_board(BOARD)
-    with simulated_bench(board, seed=3) as bench:
+    with open_bench(SimulatedHardware(seed=3), board, io.StringIO(), io.StringIO()) as bench:
         rig = bench.rig
         assert rig is not None
         # d1 (mux 0, channel 1) reads its own zero whatever is on it: dead. e1 (channel 2) reads
@@ -74,7 +75,7 @@ def test_doctor_names_a_dead_sensor_a_stuck_sensor_a_dark_led_and_crossed_button
         with rig.lock:
             rig.virtual.force("d1", board.sensor.zero_nominal + rig.virtual.offsets[d1])
             rig.virtual.force("e1", 0)
-        bench.make_strip = lambda _board: DeadLed(rig.leds, board.cell("e2").led)
+        bench.hardware.make_strip = lambda _board: DeadLed(rig.leds, board.cell("e2").led)
         bench.tester = CrossedButtons(rig, asked="hint", wired="take_back")
         report = run_checks(bench)
 

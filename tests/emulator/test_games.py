@@ -20,14 +20,15 @@ from engines.physical import Thing
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import LED_PICO
 from host.session.ai_opponent import AiOpponent
-from host.session.diff import hand_actions
 from host.session.intent import Kind
 from host.session.lights import Blink
 from host.session.session import Settings
-from host.session.setup import Table, open_simulated
+from host.sim.diff import hand_actions
 from host.sim.emulated_pico import EmulatedPico
 from host.sim.rig import EMULATED_SLOWDOWN, MirroredStrip
 from host.store.games import read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import Table, open_table
 from tests.pipeline.player import Person
 
 # (game, board, plies played on after the take-back)
@@ -130,10 +131,10 @@ def test_a_game_on_the_emulated_pico(tmp_path: Path, game_id: str, board_id: str
     rng = random.Random(11)
     journal = tmp_path / "game.journal"
     ai = AiOpponent(level=2, nodes=30, seed=1)
-    with open_simulated(
-        game_id, board_id=board_id, opponent=ai, settings=Settings(ai_side=1), journal_path=journal,
-        emulated=True,
-    ) as table:  # fmt: skip
+    hardware = SimulatedHardware(emulated=True)
+    with open_table(
+        game_id, hardware, board_id=board_id, opponent=ai, settings=Settings(ai_side=1), journal_path=journal
+    ) as table:
         person = Person(table, seed=5, step_ms=STEP_MS.get(board_id, 80))
         session, game = table.session, table.game
         person.serve(0.5)

@@ -6,8 +6,9 @@ from __future__ import annotations
 import os
 
 from host.session.session import Settings
-from host.session.setup import open_simulated
 from host.sim.rig import EMULATED_SLOWDOWN, READY_S
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import open_table
 from tests.pipeline.player import Person
 
 WAIT_S = READY_S * EMULATED_SLOWDOWN
@@ -15,8 +16,11 @@ HUMANS = Settings(ai_side=None)
 
 
 def test_a_power_cut_mid_game_loses_nothing_and_the_game_goes_on() -> None:
-    with open_simulated(
-        "flipfour", board_id="flipfour-hall", settings=Settings(ai_side=None), emulated=True
+    with open_table(
+        "flipfour",
+        SimulatedHardware(emulated=True),
+        board_id="flipfour-hall",
+        settings=Settings(ai_side=None),
     ) as t:
         person = Person(t)
         game, session, link = t.game, t.session, t.link
@@ -32,8 +36,11 @@ def test_a_power_cut_mid_game_loses_nothing_and_the_game_goes_on() -> None:
 
 
 def test_a_noise_burst_both_ways_is_survived_without_a_restart() -> None:
-    with open_simulated(
-        "desdemona", board_id="desdemona-reed", settings=Settings(ai_side=None), emulated=True
+    with open_table(
+        "desdemona",
+        SimulatedHardware(emulated=True),
+        board_id="desdemona-reed",
+        settings=Settings(ai_side=None),
     ) as t:
         person = Person(t)
         game, session, link, rig = t.game, t.session, t.link, t.rig

@@ -24,8 +24,9 @@ from host.session.ai_opponent import AiOpponent
 from host.session.ai_worker import OpponentGone
 from host.session.intent import Kind, Notice
 from host.session.session import Settings
-from host.session.setup import open_simulated
 from host.store.games import read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import open_table
 from tests.conftest import run_cli
 from tests.pipeline.player import Person
 
@@ -154,7 +155,9 @@ def test_on_the_simulated_board_the_fault_is_shown_and_the_game_goes_on(tmp_path
     by hand."""
     journal = tmp_path / "games.sqlite3"
     engine = EngineOpponent(fake("illegal", 2), SECONDS, AiOpponent(level=3, nodes=30, seed=1), MARGIN_S)
-    with open_simulated("go7", opponent=engine, settings=Settings(ai_side=1), journal_path=journal) as table:
+    with open_table(
+        "go7", SimulatedHardware(), opponent=engine, settings=Settings(ai_side=1), journal_path=journal
+    ) as table:
         person = Person(table, seed=3)
         session = table.session
         person.serve(0.3)

@@ -18,8 +18,9 @@ from host.peers.gtp.opponent import EngineOpponent
 from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
 from host.session.session import Settings
-from host.session.setup import open_simulated
 from host.store.games import read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import open_table
 from tests.pipeline.player import Person
 
 GNUGO = "gnugo --mode gtp --level 1"
@@ -39,7 +40,9 @@ def test_gnugo_plays_white_on_the_simulated_board(tmp_path: Path) -> None:
     journal = tmp_path / "games.sqlite3"
     engine = EngineOpponent(GNUGO, 1.0, AiOpponent(level=3, nodes=30, seed=1))
     rng = random.Random(5)
-    with open_simulated("go7", opponent=engine, settings=Settings(ai_side=1), journal_path=journal) as table:
+    with open_table(
+        "go7", SimulatedHardware(), opponent=engine, settings=Settings(ai_side=1), journal_path=journal
+    ) as table:
         person = Person(table, seed=3)
         session, game = table.session, table.game
         person.serve(0.3)

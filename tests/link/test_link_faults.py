@@ -30,9 +30,10 @@ from host.link.port import open_exclusive
 from host.session.board_play import BoardPlay
 from host.session.live import LiveLoop
 from host.session.session import Settings
-from host.session.setup import Table, make_session
+from host.session.setup import make_session
 from host.sim.firmware_process import FirmwareProcess, Rgb
 from host.sim.rig import Rig
+from host.wiring.table import Table
 from tests.link.test_link_e2e import CONFIG, LossySerial
 from tests.pipeline.player import Person
 

@@ -7,11 +7,11 @@ import threading
 import time
 from typing import Any
 
-from host.session.diff import hand_actions
-from host.session.hands import Hands
 from host.session.intent import Choose, Confirm, Kind
-from host.session.script import Action
-from host.session.setup import Table
+from host.sim.diff import hand_actions
+from host.sim.hands import Hands
+from host.sim.script import Action
+from host.wiring.table import Table
 
 TIMEOUT_S = 20.0
 ANSWERS = 12  # questions a person answers before giving up on a move

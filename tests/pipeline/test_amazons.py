@@ -9,12 +9,13 @@ from contextlib import AbstractContextManager
 from pathlib import Path
 
 from host.session.ai_opponent import AiOpponent
-from host.session.diff import hand_actions
 from host.session.intent import Choose, Kind
-from host.session.script import parse
 from host.session.session import Settings
-from host.session.setup import Table, open_simulated
+from host.sim.diff import hand_actions
+from host.sim.script import parse
 from host.store.games import Status, read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import Table, open_table
 from tests.pipeline.player import Person
 
 
@@ -35,7 +36,9 @@ def choose(person: Person, text: str) -> None:
 
 
 def humans(board: str, journal: Path | None = None) -> AbstractContextManager[Table]:
-    return open_simulated("amazons", board_id=board, settings=Settings(ai_side=None), journal_path=journal)
+    return open_table(
+        "amazons", SimulatedHardware(), board_id=board, settings=Settings(ai_side=None), journal_path=journal
+    )
 
 
 def test_a_wrong_arrow_is_shown_and_put_right_then_an_amazon_and_arrow_alike_are_asked() -> None:
@@ -74,9 +77,9 @@ def test_on_reeds_a_white_turn_whose_squares_could_swap_is_asked_and_told_apart_
 def test_a_whole_game_against_the_ai_with_a_take_back(tmp_path: Path) -> None:
     journal = tmp_path / "games.sqlite3"
     rng = random.Random(4)
-    with open_simulated(
-        "amazons", board_id="amazons-hall", opponent=AiOpponent(level=2, nodes=30, seed=1),
-        settings=Settings(ai_side=1), journal_path=journal,
+    with open_table(
+        "amazons", SimulatedHardware(), board_id="amazons-hall",
+        opponent=AiOpponent(level=2, nodes=30, seed=1), settings=Settings(ai_side=1), journal_path=journal,
     ) as table:  # fmt: skip
         person = Person(table, seed=2)
         session, game = table.session, table.game

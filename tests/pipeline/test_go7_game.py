@@ -9,8 +9,9 @@ from pathlib import Path
 from host.hardware.spec import Button
 from host.session.intent import Kind
 from host.session.session import Settings
-from host.session.setup import open_simulated
 from host.store.games import Status, read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import open_table
 from tests.pipeline.player import Person
 from tests.pipeline.test_scenarios import do
 
@@ -24,8 +25,8 @@ OPENING = "\n".join(
 
 def test_a_game_of_go_with_a_capture_a_pass_and_take_backs(tmp_path: Path) -> None:
     journal = tmp_path / "games.sqlite3"
-    with open_simulated(
-        "go7", board_id="go7-hall", settings=Settings(ai_side=None), journal_path=journal
+    with open_table(
+        "go7", SimulatedHardware(), board_id="go7-hall", settings=Settings(ai_side=None), journal_path=journal
     ) as table:
         person = Person(table)
         session = table.session

@@ -14,10 +14,11 @@ from pathlib import Path
 
 from host.session.ai_opponent import AiOpponent
 from host.session.intent import Kind
-from host.session.script import parse
 from host.session.session import Settings
-from host.session.setup import Table, open_simulated
+from host.sim.script import parse
 from host.store.games import read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import Table, open_table
 from tests.conftest import ROOT
 from tests.pipeline.player import Person
 
@@ -29,7 +30,13 @@ def do(person: Person, text: str) -> None:
 
 def humans(board: str = "desdemona-hall", journal: Path | None = None) -> AbstractContextManager[Table]:
     """Two people at a simulated Desdemona board."""
-    return open_simulated("desdemona", board_id=board, settings=Settings(ai_side=None), journal_path=journal)
+    return open_table(
+        "desdemona",
+        SimulatedHardware(),
+        board_id=board,
+        settings=Settings(ai_side=None),
+        journal_path=journal,
+    )
 
 
 def test_a_piece_knocked_over_and_put_back_changes_nothing() -> None:
@@ -80,8 +87,8 @@ def test_take_back_by_hand_and_by_button(tmp_path: Path) -> None:
 
 
 def test_with_the_ai_a_take_back_restores_the_position_before_your_move() -> None:
-    with open_simulated(
-        "flipfour", opponent=AiOpponent(level=2, nodes=30), settings=Settings(ai_side=1)
+    with open_table(
+        "flipfour", SimulatedHardware(), opponent=AiOpponent(level=2, nodes=30), settings=Settings(ai_side=1)
     ) as table:
         person = Person(table)
         session, game = table.session, table.game

@@ -13,8 +13,9 @@ import pytest
 
 from host.session.ai_opponent import AiOpponent
 from host.session.session import Settings
-from host.session.setup import open_simulated
 from host.store.games import Status, read_games
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import open_table
 from tests.pipeline.player import Person
 
 CASES = [
@@ -40,8 +41,13 @@ def test_a_game_against_the_ai_on_the_simulated_board(
     rng = random.Random(7)
     journal = tmp_path / "games.sqlite3"
     ai = AiOpponent(level=3, nodes=60, seed=1)
-    with open_simulated(
-        game_id, board_id=board_id, opponent=ai, settings=Settings(ai_side=1), journal_path=journal
+    with open_table(
+        game_id,
+        SimulatedHardware(),
+        board_id=board_id,
+        opponent=ai,
+        settings=Settings(ai_side=1),
+        journal_path=journal,
     ) as table:
         person = Person(table, seed=3)
         session, game = table.session, table.game

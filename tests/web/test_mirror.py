@@ -15,12 +15,13 @@ from typing import Any
 
 import pytest
 
-from host.session.hands import Hands
-from host.session.script import parse
 from host.session.session import Settings
-from host.session.setup import Table, open_simulated
+from host.sim.hands import Hands
+from host.sim.script import parse
 from host.web.play_page import serve_page
 from host.web.server import PageServer
+from host.wiring.hardware import SimulatedHardware
+from host.wiring.table import Table, open_table
 from tests.web.conftest import screenshot
 
 WAIT_MS = 30_000
@@ -29,7 +30,9 @@ WAIT_MS = 30_000
 @pytest.fixture
 def mirrored(tmp_path: Path) -> Iterator[tuple[str, Table, Hands]]:
     store = tmp_path / "games.sqlite3"
-    with open_simulated("desdemona", settings=Settings(ai_side=None), journal_path=store) as table:
+    with open_table(
+        "desdemona", SimulatedHardware(), settings=Settings(ai_side=None), journal_path=store
+    ) as table:
         assert table.rig is not None
         hands = Hands(table.rig)
         real = dataclasses.replace(table, rig=None)

@@ -115,10 +115,13 @@ def test_the_layout_carries_the_legend_of_every_light_and_the_notation() -> None
 def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
     """King of Rings on reed: rings carry no magnet, so the ring taken off c4 changes no reading - the page
     says the game still believes c4's blue ring (RULES.md: a4 b4 c4 e4 f4 g4 hold blue rings) stands there."""
-    from host.session.setup import open_simulated
     from host.web.table_page import TablePage
+    from host.wiring.hardware import SimulatedHardware
+    from host.wiring.table import open_table
 
-    with open_simulated("kingofrings", board_id="kingofrings-reed", settings=Settings(ai_side=None)) as table:
+    with open_table(
+        "kingofrings", SimulatedHardware(), board_id="kingofrings-reed", settings=Settings(ai_side=None)
+    ) as table:
         assert table.rig is not None
         with table.rig.lock:
             table.rig.virtual.lift("c4")

@@ -13,8 +13,8 @@ import time
 from collections.abc import Callable
 
 from engines.physical import Thing
-from host.session.script import Action, ScriptError
 from host.sim.rig import Rig
+from host.sim.script import Action, ScriptError
 
 TURN_S = 0.12  # a piece turned over is off its cell this long (a hand takes longer than a knock)
 TAP_S = 0.15  # a tap: lifted and put straight back

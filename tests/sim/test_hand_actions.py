@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import load_board
-from host.session.diff import hand_actions
-from host.session.hands import Hands
+from host.sim.diff import hand_actions
+from host.sim.hands import Hands
 from host.sim.virtual_board import SimClock, VirtualBoard
 from tests.budget import examples
 
