@@ -37,6 +37,7 @@ from host.cli_error import CliError
 from host.drivers.interfaces import DriverError
 from host.gamearg import add_workers_argument
 from host.hardware.loading import BoardFileError
+from host.link.settled import wait_settled
 from host.link.status import LinkError, LinkStatus
 from host.peers.gtp.opponent import EngineOpponent
 from host.peers.gtp.protocol import GtpError
@@ -199,8 +200,14 @@ def engine_opponent(args: argparse.Namespace, ai: AiOpponent | None) -> EngineOp
 
 
 def run_script(table: Table, actions: list[Any], out: TextIO) -> int:
-    """Carry out the script in real time, printing what the session does as JSON lines."""
+    """Carry out the script in real time, printing what the session does as JSON lines.
+
+    The hands start once the board has reported its settled sensors: a slow firmware (the
+    WebAssembly port under emulation) would otherwise first see the board as the script left it."""
     assert table.rig is not None
+    unsettled = wait_settled(table.link, table.rig.ready_s)
+    if unsettled is not None:
+        raise CliError(f"the simulated board said HELLO, then {unsettled}")
     start = time.monotonic()
 
     def stamp() -> int:

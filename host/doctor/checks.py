@@ -21,6 +21,7 @@ from host.hardware.loading import BoardFileError, load_board
 from host.hardware.sensing import CellReadings, Reading, SensorModel, SnapshotError
 from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.expectation import Expectation
+from host.link.settled import wait_settled
 from host.link.status import LinkError
 
 READY_S = 10.0
@@ -54,13 +55,18 @@ def run_checks(bench: Bench) -> Report:
 
 
 def check_link(bench: Bench) -> CheckResult:
-    """HELLO within a few seconds, the firmware this host ships, the board expected, a ping back."""
+    """HELLO within a few seconds, the firmware this host ships, the board expected, its sensors
+    settled, a ping back."""
     ready_s = READY_S * bench.slowdown
     try:
         hello = bench.link.wait_ready(ready_s)
     except TimeoutError as exc:
         why = bench.trouble.last or str(exc)
         return failed(LINK, f"no board answered on {bench.where} within {ready_s:g} s: {why}")
+    unsettled = wait_settled(bench.link, ready_s)
+    if unsettled is not None:
+        why = f": {bench.trouble.last}" if bench.trouble.last else ""
+        return failed(LINK, f"board {hello.board} on {bench.where} said HELLO, then {unsettled}{why}")
     problems = []
     shipped = shipped_version()
     running = version_text(hello.firmware)
