@@ -179,7 +179,7 @@ def test_a_firmware_slow_to_boot_is_waited_for_until_its_sensors_settle() -> Non
     ("link", "says"),
     [
         (PacedLink(None, None), "no board answered on the paced board within 0.2 s: no device answered"),
-        (PacedLink(0.01, 0.2, silent=True), f"board {BOARD} on the paced board said HELLO, then went silent"),
+        (PacedLink(0.01, 1.0, silent=True), f"board {BOARD} on the paced board said HELLO, then went silent"),
         (
             PacedLink(0.01, None),
             f"board {BOARD} on the paced board said HELLO, then sent no sensor state within 2 s",
