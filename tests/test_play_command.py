@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
+import pytest
+
+from host.cli_error import CliError
+from host.commands.play import run_script
 from host.store.games import Status, read_games
 from tests.conftest import run_cli
 
@@ -91,3 +97,16 @@ def test_a_typed_pass_presses_the_pass_button(tmp_path: Path) -> None:
     assert "Black wins by 41.5 points" in result.stdout
     (stored,) = read_games(tmp_path / "games.sqlite3")
     assert stored.moves == ["d4", "pass", "c3", "pass", "pass"] and stored.status is Status.FINISHED
+
+
+class SilentAfterHello:
+    """A device that said HELLO and then went quiet before its sensors settled."""
+
+    latest = None
+    device = None
+
+
+def test_a_script_waits_for_the_settled_board_and_says_when_it_never_settles() -> None:
+    table = SimpleNamespace(link=SilentAfterHello(), rig=SimpleNamespace(ready_s=1.0))
+    with pytest.raises(CliError, match=r"^the simulated board said HELLO, then went silent$"):
+        run_script(table, [], io.StringIO())  # type: ignore[arg-type]

@@ -114,9 +114,11 @@ def start_workers(
     game: Game[P, M], *, level: int = HIGHEST, nodes: int | None = None, workers: int | None = None
 ) -> None:
     """Start, in the background, the worker processes a timed ``think`` with these settings shares its
-    search with (none for a node budget), so that the first question finds them up."""
-    if level_settings(level, policy_for(game).handicaps).limits(DEFAULT_SECONDS, nodes)[1] is None:
-        start((cores() if workers is None else workers) - 1)
+    search with (none for a node budget), so that the first question finds them up, with the game's
+    rules and policy imported."""
+    policy = policy_for(game)
+    if level_settings(level, policy.handicaps).limits(DEFAULT_SECONDS, nodes)[1] is None:
+        start((cores() if workers is None else workers) - 1, [type(game).__module__, type(policy).__module__])
 
 
 def wait_for_workers(timeout: float = START_S) -> bool:

@@ -33,6 +33,16 @@ from engines.ai.workers import forget
 
 # How long after the deadline a worker's answer is still awaited (sending it is quick).
 RESULT_GRACE = 0.01
+# The share of the time left that the workers stop early by, so that their answers are in by the
+# deadline: sent while this process still searches, they wait for it to let go of the interpreter,
+# longer than the grace on a busy or emulated machine (a Pi's userland under qemu lost one in two).
+HAND_IN = 0.05
+
+
+def _hand_in_by(deadline: float) -> float:
+    """When the workers stop searching for an answer due at ``deadline``."""
+    return deadline - HAND_IN * max(0.0, deadline - time.perf_counter())
+
 
 RootStats = list[tuple[Any, int, float, float | None]]
 
@@ -75,7 +85,8 @@ def parallel_mcts(
     deadline."""
     assert budget.deadline is not None
     deadline = budget.deadline
-    futures = [pool.submit(_mcts_worker, game, policy, pos, deadline, seed + i) for i in range(1, workers)]
+    ends = _hand_in_by(deadline)
+    futures = [pool.submit(_mcts_worker, game, policy, pos, ends, seed + i) for i in range(1, workers)]
     own = Mcts(game, policy, Budget(deadline=deadline), random.Random(seed))
     root = own.run(pos)
     merged: dict[Any, list[Any]] = {}
@@ -164,8 +175,9 @@ def parallel_alphabeta(
     workers = min(workers, len(moves))
     futures = []
     if workers > 1:
+        ends = _hand_in_by(deadline)
         futures = [
-            pool.submit(_ab_worker, game, policy, pos, moves[i::workers], deadline, seed + i, depth_step)
+            pool.submit(_ab_worker, game, policy, pos, moves[i::workers], ends, seed + i, depth_step)
             for i in range(1, workers)
         ]
     own = AlphaBeta(game, policy, Budget(deadline=deadline), rng, depth_step=depth_step)

@@ -12,7 +12,9 @@ inherit held.  Starting the fork server and the workers takes a fresh interprete
 engines (most of a second on a loaded machine, more on a Pi), so they start on a thread of their
 own, and a search uses them only once every one of them is up: until then it searches in this
 process, within its time, rather than spend that time starting processes.  Whoever knows a question
-is coming (a session being set up, ``magboard analyse``) starts them first.
+is coming (a session being set up, ``magboard analyse``) starts them first, naming the game's modules:
+a worker that met the game only in its first task would import them then (their tables are built at
+import: seconds under emulation, or on a slow Pi) and miss that search's deadline.
 
 As with any such start method, a script that searches with several workers keeps its top-level code
 under ``if __name__ == "__main__":`` (a worker imports the main module).
@@ -21,11 +23,13 @@ under ``if __name__ == "__main__":`` (a worker imports the main module).
 from __future__ import annotations
 
 import atexit
+import importlib
 import multiprocessing
 import os
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import CancelledError, ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -51,10 +55,12 @@ def cores() -> int:
 _holding: Any = None
 
 
-def _arrive(holding: Any) -> None:
+def _arrive(holding: Any, preload: tuple[str, ...]) -> None:
     global _holding
     # Ctrl-C at a terminal reaches the whole process group: the workers' owner stops them (stop).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for module in preload:  # before the worker counts as up (its start-up task comes after this)
+        importlib.import_module(module)
     _holding = holding
 
 
@@ -73,8 +79,9 @@ class _Pool:
     """``size`` workers, started on a thread of this pool's own; ``ready`` once every one is up, until
     stopped."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, preload: tuple[str, ...]) -> None:
         self.size = size
+        self.preload = preload
         self.ready = threading.Event()
         self.executor: ProcessPoolExecutor | None = None
         self._holding: Any = None  # how many workers hold a start-up task, shared with them
@@ -93,7 +100,7 @@ class _Pool:
                     return
                 self._holding = holding
                 self.executor = ProcessPoolExecutor(
-                    self.size, mp_context=context, initializer=_arrive, initargs=(holding,)
+                    self.size, mp_context=context, initializer=_arrive, initargs=(holding, self.preload)
                 )
             futures = [self.executor.submit(_hold, self.size) for _ in range(self.size)]
             pids = {future.result(START_S) for future in futures}
@@ -120,15 +127,16 @@ _lock = threading.Lock()
 _pool: _Pool | None = None
 
 
-def start(size: int) -> None:
-    """Start ``size`` workers in the background, unless at least that many are running or starting."""
+def start(size: int, preload: Sequence[str] = ()) -> None:
+    """Start ``size`` workers in the background, with the modules ``preload`` imported, unless at least
+    that many are running or starting (their modules then are imported by each worker on first use)."""
     global _pool
     if size < 1:
         return
     with _lock:
         if _pool is not None and _pool.size >= size:
             return
-        old, _pool = _pool, _Pool(size)
+        old, _pool = _pool, _Pool(size, tuple(preload))
     if old is not None:
         old.stop(wait=False)
 

@@ -39,6 +39,8 @@ from host.cli_error import CliError
 from host.drivers.interfaces import RGB, DriverError
 from host.gamearg import add_workers_argument
 from host.hardware.loading import BoardFileError
+from host.hardware.sensing import SensorModel, SnapshotError
+from host.link.settled import wait_settled
 from host.link.status import LinkError, LinkStatus
 from host.peers.gtp.opponent import EngineOpponent
 from host.peers.gtp.protocol import GtpError
@@ -201,8 +203,16 @@ def engine_opponent(args: argparse.Namespace, ai: AiOpponent | None) -> EngineOp
 
 
 def run_script(table: Table[P, M], actions: list[Action], out: TextIO) -> int:
-    """Carry out the script in real time, printing what the session does as JSON lines."""
+    """Carry out the script in real time, printing what the session does as JSON lines.
+
+    The hands start once the board has reported its settled sensors, and the script ends once the
+    board has reported what they left and the session has been quiet for a moment: the pace is the
+    board's, so a slow firmware (the WebAssembly port under emulation, whose 7x16 Hall board saw a
+    lift 11 s late) plays the same game."""
     assert table.rig is not None
+    unsettled = wait_settled(table.link, table.rig.ready_s)
+    if unsettled is not None:
+        raise CliError(f"the simulated board said HELLO, then {unsettled}")
     start = time.monotonic()
 
     def stamp() -> int:
@@ -241,14 +251,43 @@ def run_script(table: Table[P, M], actions: list[Action], out: TextIO) -> int:
     worker = threading.Thread(target=work, daemon=True)
     worker.start()
     table.loop.run(until=hands.done.is_set)
-    settle_until = time.monotonic() + 2 * SETTLE_S
-    table.loop.run(until=lambda: time.monotonic() > settle_until)
+    serve_until_reported(table)
     if failure and isinstance(failure[0], ScriptError):
         raise CliError(str(failure[0]))
     if failure:
         raise failure[0]
     out.write(json.dumps({"t": stamp(), "event": "end", "moves": table.session.moves}) + "\n")
     return 0
+
+
+def serve_until_reported(table: Table[P, M]) -> None:
+    """Serve the board until it reports what the hands left (at most the rig's ready time), then
+    until the session has had nothing new to say for 2 SETTLE_S."""
+    rig, link, session = table.rig, table.link, table.session
+    assert rig is not None
+    model = SensorModel(table.board)
+
+    def reported() -> bool:
+        if link.latest is None:
+            return False
+        with rig.lock:
+            left = {cell: model.reading_of(stack) for cell, stack in rig.virtual.cells().items()}
+        try:
+            return model.decode(link.latest.values) == left
+        except SnapshotError:
+            return False
+
+    deadline = time.monotonic() + rig.ready_s
+    table.loop.run(until=lambda: reported() or time.monotonic() > deadline)
+    seen = [len(session.events), time.monotonic()]
+
+    def quiet() -> bool:
+        now = time.monotonic()
+        if len(session.events) != seen[0] or session.busy:
+            seen[:] = [len(session.events), now]
+        return now - seen[1] >= 2 * SETTLE_S or now > deadline + rig.ready_s
+
+    table.loop.run(until=quiet)
 
 
 def serve_real(table: Table[P, M]) -> int:

@@ -21,10 +21,10 @@ from host.hardware.loading import BoardFileError, load_board
 from host.hardware.sensing import CellReadings, Reading, SensorModel, SnapshotError
 from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.expectation import Expectation
+from host.link.settled import wait_settled
 from host.link.status import LinkError
 
 READY_S = 10.0
-ANSWER_S = 1.0  # for a PING
 POLL_S = 0.005
 WALK_COLOUR: RGB = (255, 255, 255)
 PLACE_COLOUR: RGB = (0, 255, 0)  # green: put a piece here (the session's meaning too)
@@ -54,13 +54,18 @@ def run_checks(bench: Bench) -> Report:
 
 
 def check_link(bench: Bench) -> CheckResult:
-    """HELLO within a few seconds, the firmware this host ships, the board expected, a ping back."""
+    """HELLO within a few seconds, the firmware this host ships, the board expected, its sensors
+    settled, a ping back."""
     ready_s = READY_S * bench.slowdown
     try:
         hello = bench.link.wait_ready(ready_s)
     except TimeoutError as exc:
         why = bench.trouble.last or str(exc)
         return failed(LINK, f"no board answered on {bench.where} within {ready_s:g} s: {why}")
+    unsettled = wait_settled(bench.link, ready_s)
+    if unsettled is not None:
+        why = f": {bench.trouble.last}" if bench.trouble.last else ""
+        return failed(LINK, f"board {hello.board} on {bench.where} said HELLO, then {unsettled}{why}")
     problems = []
     shipped = shipped_version()
     running = version_text(hello.firmware)
@@ -80,7 +85,9 @@ def check_link(bench: Bench) -> CheckResult:
             return failed(LINK, f"the Pico's config does not match {board.id}: {problem}")
         bench.board = board
     try:
-        ping = f"ping {bench.link.ping(timeout=ANSWER_S * bench.slowdown) * 1000:.1f} ms"
+        # Given the ready time: the first command a firmware serves can take as long as its boot (14 s
+        # after the first STATE under emulation, 0.3 s for the next), and a real board's ping is quick.
+        ping = f"ping {bench.link.ping(timeout=ready_s) * 1000:.1f} ms"
     except LinkError as exc:
         ping = "no ping reply"
         problems.append(f"PING: {exc}")

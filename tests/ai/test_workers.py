@@ -80,3 +80,24 @@ def test_workers_must_be_a_positive_number(capsys: pytest.CaptureFixture[str]) -
     with pytest.raises(SystemExit):
         main(["analyse", "flipfour", "--workers", "0"])
     assert "argument --workers: must be an integer 1..64, got 0" in capsys.readouterr().err
+
+
+def _imported(module: str) -> bool:
+    return module in sys.modules
+
+
+def test_workers_started_for_a_game_have_its_rules_and_policy_imported_before_the_first_question() -> None:
+    game = registry.make("flipfour")
+    modules = [type(game).__module__, type(engines.ai.policy_for(game)).__module__]
+    assert modules == ["engines.flipfour.rules", "engines.flipfour.policy"]
+    workers.stop()
+    workers.start(1)
+    assert workers.wait(60)
+    pool = workers.ready(1)
+    assert pool is not None and [pool.submit(_imported, m).result(60) for m in modules] == [False, False]
+    workers.stop()
+    engines.ai.start_workers(game, workers=2)
+    assert workers.wait(60)
+    pool = workers.ready(1)
+    assert pool is not None and [pool.submit(_imported, m).result(60) for m in modules] == [True, True]
+    workers.stop()
