@@ -452,6 +452,40 @@ def test_moves_the_sensors_cannot_tell_apart_are_asked(page: Any, tmp_path: Path
         assert played[0] == shown
 
 
+def test_an_amazon_and_its_arrow_that_could_have_swapped_squares_are_asked(page: Any, tmp_path: Path) -> None:
+    """The Amazons on reed switches: d1-d5/d7 and d1-d7/d5 leave magnets on the same squares (RULES.md of
+    engines/amazons: an amazon moves like a queen, its arrow flies like one from where it lands)."""
+    with served("amazons", tmp_path, "--humans", "--board", "amazons-reed") as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        gestures(page, [("lift", "d1"), ("click", "d5"), ("tray", "arrow"), ("click", "d7")])
+        wait_kind(page, "choose")
+        shown = page.get_attribute("#status", "data-move") or ""
+        assert shown in {"d1-d5/d7", "d1-d7/d5"} and "confirm" in enabled(page)
+        # Lit: the squares the turn shown changes, green where its amazon lands.
+        landing = shown.split("-")[1].split("/")[0]
+        assert lit(page) == {"d1": "choose", "d5": "choose", "d7": "choose", landing: "put"}
+        screenshots(page, "amazons-choose")
+        page.click("[data-button='confirm']")  # takes the choice the lights show
+        wait_ply(page, 1)
+        assert page.locator("#moves .ply").all_inner_texts() == [shown]
+
+
+@pytest.mark.parametrize("game_id", ["go7", "amazons"])
+def test_the_ai_thinking_in_go_and_the_amazons(game_id: str, page: Any, tmp_path: Path) -> None:
+    """A timed AI: while it thinks the board says so, lights nothing and offers nothing to confirm."""
+    game = registry.make(game_id)
+    start = game.start()
+    with served(game_id, tmp_path, budget=("--seconds", "2")) as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        make(page, game, start, game.legal_moves(start)[0])
+        wait_kind(page, "ai_thinking")
+        assert SIDES[game_id][1] in status(page) and not lit(page) and "confirm" not in enabled(page)
+        screenshots(page, f"{game_id}-ai_thinking")
+        wait_kind(page, "ai_move")
+
+
 # --- the end of each game --------------------------------------------------------------------------------
 def finished(game: Game[Any, Any], seed: int) -> list[str]:
     """A whole game of random legal moves."""
