@@ -168,3 +168,25 @@ def test_a_knight_in_the_hand_with_its_ring_may_go_where_its_jump_lands() -> Non
         reading, touches(KING_OF_RINGS, ("b1", 0, None)), 500, KNIGHT
     )
     assert {KING_OF_RINGS.geometry.names[i] for i in found} == {"a2", "c2"}
+
+
+def test_putting_back_after_a_take_back_guides_what_else_is_out_of_place_too() -> None:
+    # a4-a6 taken back: the queen goes home to a4, and a stone left on e5 comes off.
+    index = DESDEMONA.geometry.index
+    away = {index["a4"]: (), index["a6"]: (BLACK_QUEEN,)}
+    reading = reading_of(DESDEMONA, DESDEMONA.play_texts(["a4-a6"]), reed, e5="magnet")
+    steps = tracker(DESDEMONA, [DESDEMONA.start()], reed).restore(away, reading, Evidence(), 0)
+    assert named(DESDEMONA, steps) == [("MOVE", "a6", "a4", (BLACK_QUEEN,)), ("REMOVE", "e5", None, ())]
+
+
+def test_putting_back_a_capture_asks_for_the_captured_knight_only_once_its_square_is_free() -> None:
+    # Black's knight gathers silver rings on b1 and c2 and the blue one on a4 (a holder of k rings jumps k
+    # squares), then jumps three squares onto White's knight on a7, which had no ring and leaves the game.
+    # Taken back: first the knight with its three rings back to a4; White's knight goes on a7 once it is free.
+    positions = history(KING_OF_RINGS, ["b2-b1", "e7-e6", "b1-c2", "c7-b7", "c2-a4", "e6-e5", "a4xa7"])
+    index = KING_OF_RINGS.geometry.index
+    carried = (Thing("ring_silver"), Thing("ring_silver"), Thing("ring_blue"), KNIGHT)
+    away = {index["a4"]: (), index["a7"]: carried}
+    track = tracker(KING_OF_RINGS, positions[:-1], reed)
+    steps = track.restore(away, reading_of(KING_OF_RINGS, positions[-1], reed), Evidence(), 0)
+    assert named(KING_OF_RINGS, steps) == [("MOVE", "a7", "a4", carried)]
