@@ -17,7 +17,7 @@ from host.tracking.candidates import Expectations
 from host.tracking.evidence import Evidence
 from host.tracking.plan import Do
 from host.tracking.tracker import Seen, Tracker
-from tests.tracking.test_guidance import DESDEMONA, FLIP_FOUR, WHITE_STONE, history, named
+from tests.tracking.test_guidance import DESDEMONA, FLIP_FOUR, KING_OF_RINGS, WHITE_STONE, history, named
 from tests.tracking.test_tracker import hall, reading_of, reed, touches, tracker
 
 # White to move: a7-d4xf4 puts a white stone on f4 and turns the black stone on e4 (shot there by j4-e9/e4),
@@ -201,3 +201,28 @@ def test_the_objects_in_a_hand_are_those_a_cell_reads_without() -> None:
     a4 = DESDEMONA.geometry.index["a4"]
     assert track.held(a4, "empty") == (Thing("queen", 0),)
     assert track.held(a4, "magnet") == ()
+
+
+@pytest.mark.parametrize(
+    ("a7", "a4", "seen"),
+    [
+        ((300, 500), (0, None), Seen.MATCH),  # White's knight taken off after the capturer left a4
+        (
+            (0, 200),
+            (300, None),
+            Seen.PROGRESS,
+        ),  # a7 touched before: no capture yet, the knight is in the hand
+    ],
+)
+def test_a_capture_a_reed_board_cannot_see_needs_a_touch_after_the_capturer_left(
+    a7: tuple[int, int], a4: tuple[int, None], seen: Seen
+) -> None:
+    # Black's knight with three rings on a4 may jump three squares onto White's knight on a7 (a4xa7, as in
+    # test_guidance). A knight on a knight reads as before: only a7 touched after a4 was lifted shows it.
+    positions = history(KING_OF_RINGS, ["b2-b1", "e7-e6", "b1-c2", "c7-b7", "c2-a4", "e6-e5"])
+    reading = reading_of(KING_OF_RINGS, positions[-1], reed, a4="empty")
+    evidence = touches(KING_OF_RINGS, ("a7", *a7), ("a4", *a4))
+    verdict = tracker(KING_OF_RINGS, positions, reed).observe(reading, evidence, 1000)
+    assert verdict.seen is seen
+    if seen is Seen.MATCH:
+        assert verdict.match is not None and verdict.match.label == "a4xa7"
