@@ -44,6 +44,16 @@ except ImportError:
 
 ROOT = Path(__file__).resolve().parent.parent
 
+TRACKING = (
+    "tests/tracking/test_tracker.py",
+    "tests/tracking/test_guidance.py",
+    "tests/tracking/test_evidence.py",
+    "tests/tracking/test_plan.py",
+    "tests/session/test_core_tables.py",
+    "tests/tracking/test_pass_button.py",
+    "tests/tracking/test_session.py",
+    "tests/tracking/test_hand_sequences.py",
+)
 # Where each module's guarding tests are, for targets given without them.
 PRESETS: dict[str, tuple[str, ...]] = {
     "host/link/frames.py": (
@@ -63,6 +73,10 @@ PRESETS: dict[str, tuple[str, ...]] = {
         "tests/tracking/test_pass_button.py",
     ),
     "host/tracking": ("tests/tracking",),
+    # The tracker's own tables first, then the core's and the sessions over it; not tests/tracking's property
+    # and noise tests (test_lit_targets.py, test_session_noise.py: 12 s more for each mutant that survives).
+    "host/tracking/tracker.py": TRACKING,
+    "host/tracking/candidates.py": TRACKING,
     "firmware/debounce.py": ("tests/firmware/test_fw_debounce.py",),
 }
 # One replacement per arithmetic operator, as mutmut makes: cosmic-ray's other ten for each are killed

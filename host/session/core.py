@@ -314,7 +314,8 @@ def _watch_taps(ctx: Context[P, M], state: State[P, M]) -> State[P, M]:
     tap shows the next choice.  Confirm takes the one shown.
     """
     asking = state.asking
-    assert asking is not None and state.reading is not None
+    assert asking is not None
+    assert state.reading is not None
     moved = {i for i, (a, b) in enumerate(zip(asking.base, state.reading, strict=True)) if a != b}
     if moved:
         return replace(state, asking=replace(asking, moved=asking.moved | moved))
@@ -325,7 +326,7 @@ def _watch_taps(ctx: Context[P, M], state: State[P, M]) -> State[P, M]:
     everywhere = frozenset.intersection(*(c.changed for c in asking.choices))
     picked = [c for c in asking.choices if tapped & (c.changed - everywhere)]
     if len(picked) == 1:
-        return replace(state, asking=replace(asking, choices=(picked[0],), highlight=0))
+        return replace(state, asking=replace(asking, choices=tuple(picked), highlight=0))
     return replace(state, asking=replace(asking, highlight=asking.highlight + 1))
 
 
@@ -376,8 +377,8 @@ def passable(ctx: Context[P, M], state: State[P, M]) -> Candidate[Hashable] | No
         return None
     if state.reading is None or state.differing or state.asking is not None or ctx.ai_to_move(state):
         return None
-    passes = [move for move in game.legal_moves(pos) if not game.changed_cells(pos, move)]
-    return ctx.expect(state).candidate_for((passes[0],)) if len(passes) == 1 else None
+    passes = tuple(move for move in game.legal_moves(pos) if not game.changed_cells(pos, move))
+    return ctx.expect(state).candidate_for(passes) if len(passes) == 1 else None
 
 
 def _settled(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
@@ -497,9 +498,10 @@ def _forced(ctx: Context[P, M], state: State[P, M]) -> Candidate[Hashable] | Non
     if game.is_over(pos) or state.away is not None:
         return None
     moves = [state.pending] if state.pending is not None else ctx.expect(state).legal
-    if len(moves) != 1 or game.changed_cells(pos, moves[0]):
+    if len(moves) != 1:
         return None
-    return ctx.expect(state).candidate_for((moves[0],))
+    (move,) = moves
+    return None if game.changed_cells(pos, move) else ctx.expect(state).candidate_for((move,))
 
 
 def _take_back(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:

@@ -145,7 +145,7 @@ class Tracker(Generic[R]):
             if len(timely) != 1:
                 return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
             top = timely
-        only = top[0]
+        (only,) = top
         return Verdict(Seen.CONFIRM if not sure or self.growable(only) else Seen.MATCH, match=only)
 
     def _landed_before_it_left(self, c: Candidate[R], evidence: Evidence) -> bool:
@@ -242,7 +242,8 @@ class Tracker(Generic[R]):
             )
         todo: tuple[Step[int], ...] = ()
         if len(consistent) == 1:
-            todo = self.remaining(consistent[0], reading, evidence, now)
+            (only,) = consistent
+            todo = self.remaining(only, reading, evidence, now)
         elif not lifted and not following and len(consistent) <= MANY:
             # Nothing to put anywhere: what every one of the moves still needs (a piece to take off).
             lefts = [self.remaining(c, reading, evidence, now) for c in consistent]
@@ -467,7 +468,7 @@ class Tracker(Generic[R]):
         """The one object of the game that reads ``value`` alone (to name what must come off), or none."""
         reading_of = self.expect.reading_of
         alike = [t for t in self.expect.game.table.things() if reading_of((t,)) == value]
-        return (alike[0],) if len(alike) == 1 else ()
+        return tuple(alike) if len(alike) == 1 else ()
 
     def _turns_to_a_move(
         self, reading: Sequence[R], differing: list[int], evidence: Evidence, now: int
@@ -501,7 +502,10 @@ class Tracker(Generic[R]):
                 if turns and self.proof(c, evidence, now) is not Proof.NONE:
                     near.setdefault(self._landed_at(c, evidence), []).append(tuple(turns))
         first = near[min(near)] if near else []
-        return first[0] if len(first) == 1 else ()
+        if len(first) != 1:
+            return ()
+        (turns_of_one,) = first
+        return turns_of_one
 
     def _landed_at(self, c: Candidate[R], evidence: Evidence) -> int:
         """When the last of the candidate's moved pieces was put down (0 if it moved none)."""
