@@ -28,16 +28,23 @@ class AmazonsPolicy(Policy[Position, int]):
     """Weights are class attributes so that a tuning match can try others (bench_ai.py versus)."""
 
     algorithm = "alphabeta"
+    # Levels 1-9 (breadth, node cap) at equal Elo steps, by benchmarks/calibrate_levels.py (11 rungs, 10
+    # games a match, two runs with seeds 4000 and 5000, so 20 games a link: a rung's Elo to about +-80):
+    # level 10 at 0.25 s a move is 1600 Elo above random play, so 178 a level. Most of it comes before
+    # a whole ply is searched: 16 nodes over about 470 of the ~2,000 first turns are already 1000 Elo.
+    # On the loaded machine of the run level 10 got about 0.03 s of processor time a move and scored 21
+    # of 40 against whole turns capped at 1000 or 3000 nodes, so level 9 sits near the top of the
+    # measured path; on an idle machine level 10 would stand further above it.
     handicaps: tuple[Handicap, ...] = (
         (0.0, 1),
-        (0.1, 1),
-        (0.26, 2),
-        (0.52, 4),
-        (0.86, 21),
-        (1.0, 64),
-        (1.0, 222),
-        (1.0, 320),
-        (1.0, 480),
+        (0.4, 2),
+        (0.48, 3),
+        (0.56, 3),
+        (0.64, 5),
+        (0.73, 10),
+        (0.82, 19),
+        (0.93, 39),
+        (1.0, 165),
     )
     queen_weight = 1.0
     king_weight = 0.5
