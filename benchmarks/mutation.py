@@ -68,6 +68,8 @@ PRESETS: dict[str, tuple[str, ...]] = {
     # and the buttons over it (tests/tracking's hand sequences and noise would add 10 s a mutant).
     "host/session/core.py": (
         "tests/session/test_core_tables.py",
+        "tests/session/test_opponent_stopped.py",
+        "tests/session/test_ai_capture_by_hand.py",
         "tests/session/test_special_cases.py",
         "tests/tracking/test_session.py",
         "tests/tracking/test_pass_button.py",

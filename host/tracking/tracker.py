@@ -146,7 +146,20 @@ class Tracker(Generic[R]):
                 return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
             top = timely
         (only,) = top
-        return Verdict(Seen.CONFIRM if not sure or self.growable(only) else Seen.MATCH, match=only)
+        waits = not sure or self.growable(only) or self._on_the_way_to_the_ai(only)
+        return Verdict(Seen.CONFIRM if waits else Seen.MATCH, match=only)
+
+    def _on_the_way_to_the_ai(self, candidate: Candidate[R]) -> bool:
+        """Whether a take-back (or new game) the board shows is also part of the AI's waiting move done.
+
+        When the AI's move takes off the piece the player has just put down (a Go stone captured on its
+        point), a hand that takes it off first leaves the board as it was before the player's move: that is
+        the AI's move under way as much as a take-back, so it waits for Confirm rather than undo a turn."""
+        expect = self.expect
+        if candidate.route is Route.MOVES or expect.pending is None:
+            return False
+        ai = expect.pending_candidate.reading
+        return all(ai.get(i) == reading for i, reading in candidate.reading.items())
 
     def _landed_before_it_left(self, c: Candidate[R], evidence: Evidence) -> bool:
         """Whether a piece ``c`` carries reads on its landing since clearly before it first left its cell
