@@ -391,7 +391,7 @@ def test_the_cores_states_events_and_effects_are_values_no_step_can_change() -> 
         core.Settings(), log, state, core.Asking((), ()), core.Away(RestoreReason.TAKE_BACK, {}),
         core.Reading(0, ()), core.Tick(0), core.Press(0, Button.HINT), core.AiMoved(0, 0, None),
         core.HintFound(0, 0, ()), core.Played("a4-a6", 1), core.TookBack(1), core.NewGame(),
-        core.AskAi(0, START), core.AskHint(0, START),
+        core.AskAi(0, START), core.AskHint(0, START), core.AiStopped(0, 0, "gone"), core.TakeOver(),
     ]  # fmt: skip
     for value in values:
         with pytest.raises(FrozenInstanceError):
