@@ -34,6 +34,10 @@ from host.wiring.table import Table
 log = logging.getLogger(__name__)
 
 HANDS_WAITING = 32  # gestures and moves queued for the simulated hands; more are refused
+# A typed move's answer the board has not taken after this long is given again, as a player taps again when
+# the board did not notice: a tap the sensors missed (its firmware starved of time) would otherwise leave
+# the question open for ever.
+ANSWER_AGAIN_MS = 2000
 
 
 class TablePage(Generic[P, M]):
@@ -54,9 +58,7 @@ class TablePage(Generic[P, M]):
         # then ask for Confirm or which move it was (a Flip Four piece alone, a reed board's twins), and the
         # page answers for the player, who has already said which move they meant.
         self._typed_move: tuple[tuple[str, ...], str] | None = None
-        self._answered: Intent | None = (
-            None  # the intent last answered for a typed move: each is answered once
-        )
+        self._answered: tuple[Intent, int] | None = None  # the intent last answered, and when
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hands")
         self._busy: list[Future[None]] = []
 
@@ -205,7 +207,8 @@ class TablePage(Generic[P, M]):
             self._typed_move = None
             return
         intent, clock = view.intent, self.table.loop.clock()
-        if intent == self._answered:
+        answered = self._answered
+        if answered is not None and intent == answered[0] and clock - answered[1] < ANSWER_AGAIN_MS:
             return
         if isinstance(intent, Confirm) and intent.move == text:
             self.table.play.on_button(clock, Button.CONFIRM)
@@ -223,7 +226,7 @@ class TablePage(Generic[P, M]):
                 self._busy.append(self._worker.submit(self._gesture, "tap", {"cell": cell}))
         else:
             return
-        self._answered = intent
+        self._answered = (intent, clock)
 
     def _changes_nothing(self, view: SessionView[P, M], text: str) -> bool:
         game = self.table.game

@@ -14,7 +14,7 @@ from engines import registry
 from engines.game import Outcome
 from engines.physical import Thing
 from host.hardware.loading import load_board
-from host.session.intent import AiMove, Confirm, Intent, Lifted, Mistake, Restore, YourTurn
+from host.session.intent import AiMove, Choose, Confirm, Intent, Lifted, Mistake, Restore, YourTurn
 from host.session.lights import Blink, Light, Meaning
 from host.session.session import Settings
 from host.session.session_view import AiInfo, SessionView
@@ -132,6 +132,39 @@ def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
             page.close()
     assert set(shown["unseen"]) == {"c4"}
     assert "holds a blue ring" in shown["unseen"]["c4"]
+
+
+def test_a_typed_twin_whose_tap_the_board_missed_is_tapped_again() -> None:
+    """Space Tiles on reed: g3:d3 typed, the board asks which of d3's twins it was and the page taps g3
+    (only the typed move changes it) for the player.  A tap the sensors miss leaves the question as it was:
+    the page taps again once the board has had time to notice (2 s), not before - as a player would."""
+    from host.web.table_page import ANSWER_AGAIN_MS, TablePage
+    from host.wiring.hardware import SimulatedHardware
+    from host.wiring.table import open_table
+
+    pos = SPACETILES.start()
+    twins = tuple(text for text in SPACETILES.legal_texts(pos) if text.endswith(":d3"))
+    asked = Choose("Which move?", scene={"d3": Light(Meaning.CHOOSE)}, choices=twins, shown=twins[0])
+    assert "g3:d3" in twins and twins[0] != "g3:d3"
+    with open_table(
+        "spacetiles", SimulatedHardware(), board_id="spacetiles-reed", settings=Settings(ai_side=None)
+    ) as table:
+        now = [0]
+        table.loop.clock = lambda: now[0]
+        page = TablePage(table, server=None)  # type: ignore[arg-type] - no page is served
+        assert page.gestures is not None
+        taps: list[str] = []
+        page.gestures.perform = lambda verb, **args: taps.append(f"{verb} {args['cell']}")  # type: ignore[method-assign]
+        page._typed_move = ((), "g3:d3")
+        try:
+            for now[0], expected in [(0, 1), (1, 1), (ANSWER_AGAIN_MS - 1, 1), (ANSWER_AGAIN_MS, 2)]:
+                page._answer_typed(view(SPACETILES, pos, asked))
+                for future in list(page._busy):
+                    future.result(timeout=10)
+                page._collect()
+                assert taps == ["tap g3"] * expected, now[0]
+        finally:
+            page.close()
 
 
 def test_a_stack_the_sensors_cannot_see_is_said_from_the_bottom_up() -> None:
