@@ -217,6 +217,7 @@ class Session(Generic[P, M]):
                 getattr(opponent, "seconds", None),
                 getattr(opponent, "nodes", None),
                 getattr(opponent, "name", None),
+                getattr(opponent, "stopped", None),
             )
         hint = tuple(game.line_texts(pos, state.hint))
         notices = tuple(self._notices)

@@ -16,14 +16,16 @@ from host.session.intent import Intent, Notice
 
 @dataclass(frozen=True)
 class AiInfo:
-    """The AI opponent as the page shows it: its side, level and time (or nodes) per move, and the name of
-    the engine that plays instead of the built-in AI (a GTP engine), if one does."""
+    """The AI opponent as the page shows it: its side, level and time (or nodes) per move, the name of
+    the engine that plays instead of the built-in AI (a GTP engine), if one does, and the name of one that
+    has stopped while the built-in AI is only offered in its place."""
 
     side: int
     level: int | None
     seconds: float | None
     nodes: int | None
     name: str | None = None
+    stopped: str | None = None
 
 
 @dataclass(frozen=True)

@@ -308,7 +308,10 @@ def ai_json(view: SessionView[P, M]) -> dict[str, object]:
     ai = view.ai
     if ai is None:
         return {"side": None}
-    return {"side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes, "name": ai.name}
+    return {
+        "side": ai.side, "level": ai.level, "seconds": ai.seconds, "nodes": ai.nodes, "name": ai.name,
+        "stopped": ai.stopped,
+    }  # fmt: skip
 
 
 def unseen_words(view: SessionView[P, M], believed: Sequence[Thing]) -> str:

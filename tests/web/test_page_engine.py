@@ -42,12 +42,17 @@ def test_an_engine_is_named_and_when_it_stops_the_builtin_ai_is_offered(page: An
             "Fake illegal has stopped: press Confirm to play on against the built-in AI (White)."
         )
         assert "confirm" in enabled(page) and "hint" not in enabled(page)
+        # The AI line: the engine plays no more, and the built-in AI not until the offer is taken.
+        assert page.inner_text("#ai") == (
+            "Fake illegal has stopped; on Confirm the built-in AI plays White, 300 nodes a move"
+        )
         assert page.locator("#moves .ply").all_inner_texts() == ["g7", "a1", "b2"]
         screenshots(page, "go7-opponent_stopped")
         page.click("[data-button='confirm']")
         wait_kind(page, "ai_move")
         assert "The AI plays " in status(page) and "has stopped" not in status(page)
         assert page.inner_text("#setup") == "Make the AI's move"
+        assert page.inner_text("#ai") == "plays White, 300 nodes a move"
         set_up(page)
         wait_ply(page, 4)
         wait_kind(page, "your_turn")

@@ -253,7 +253,9 @@ def test_an_engine_that_plays_instead_of_the_ai_is_named_and_has_no_level() -> N
     pos = go7.start()
     engine = AiInfo(1, None, 1.0, None, "GNU Go 3.8")
     shown = picture(view(go7, pos, YourTurn(""), ai=engine), go7.cells(pos), load_board("go7-hall"))
-    assert shown["ai"] == {"side": 1, "level": None, "seconds": 1.0, "nodes": None, "name": "GNU Go 3.8"}
+    assert shown["ai"] == {
+        "side": 1, "level": None, "seconds": 1.0, "nodes": None, "name": "GNU Go 3.8", "stopped": None
+    }  # fmt: skip
     ours = picture(
         view(go7, pos, YourTurn(""), ai=AiInfo(1, 10, 3.0, None)), go7.cells(pos), load_board("go7-hall")
     )

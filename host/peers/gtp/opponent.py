@@ -58,6 +58,11 @@ class EngineOpponent:
         self.fallback.level = level
 
     @property
+    def stopped(self) -> str | None:
+        """The engine's name from when it stopped until the player takes the built-in AI in its place."""
+        return self._name if self._trouble is not None and not self._taken_over else None
+
+    @property
     def playing(self) -> bool:
         """Whether the engine (not the built-in AI) plays."""
         return self._trouble is None

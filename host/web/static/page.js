@@ -470,10 +470,14 @@ function showAi(ai) {
   // An engine (GTP) that plays instead of the built-in AI is named, and has no level of ours.
   document.getElementById("level-cell").hidden = document.getElementById("level-row").hidden =
     ai.side === null || ai.level === null;
+  const pace = ai.nodes ? `, ${ai.nodes} nodes a move` : ai.seconds ? `, ${ai.seconds} s a move` : "";
+  const side = ai.side === null ? "" : layout.sides[ai.side];
+  // An engine that has stopped plays no more, and the built-in AI only once Confirm takes the offer.
   document.getElementById("ai").textContent = ai.side === null
     ? "off (two players)"
-    : (ai.name ? `${ai.name} ` : "") + `plays ${layout.sides[ai.side]}` +
-      (ai.nodes ? `, ${ai.nodes} nodes a move` : ai.seconds ? `, ${ai.seconds} s a move` : "");
+    : ai.stopped
+      ? `${ai.stopped} has stopped; on Confirm the built-in AI plays ${side}${pace}`
+      : (ai.name ? `${ai.name} ` : "") + `plays ${side}${pace}`;
   if (ai.level !== null && document.activeElement !== level) level.value = String(ai.level);
 }
 
