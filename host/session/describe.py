@@ -71,17 +71,17 @@ def describe(ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable] 
         assert state.stopped is not None
         # Why it stopped is the opponent's notice, beside this sentence.
         offer = f"Confirm to play on against the built-in AI ({words.side_name(game, side)})"
-        if state.differing and state.reading is not None and state.wary:
-            steps = _named(game, ctx.tracker(state).guidance(state.reading))
-            return _mistake(ctx, f"{ai} has stopped: put the board back, then press {offer}.", steps, buttons)
+        back = _put_back(ctx, state, f"{ai} has stopped: put the board back, then press {offer}.", buttons)
+        if back is not None:
+            return back
         sentence = f"{ai} has stopped: press {offer}."
         return OpponentStopped(sentence, {}, buttons, side=side, why=state.stopped)
     if state.thinking:
-        if state.differing and state.reading is not None and state.wary:
-            steps = _named(game, ctx.tracker(state).guidance(state.reading))
-            return _mistake(
-                ctx, f"{ai} is thinking about the position as it was: put the board back.", steps, buttons
-            )
+        back = _put_back(
+            ctx, state, f"{ai} is thinking about the position as it was: put the board back.", buttons
+        )
+        if back is not None:
+            return back
         return AiThinking(f"{ai} ({words.side_name(game, side)}) is thinking...", {}, buttons, side=side)
     if state.asking is not None:
         return _choose(ctx, state, buttons)
@@ -340,6 +340,16 @@ def _restore(ctx: Context[P, M], state: State[P, M], buttons: frozenset[Button])
         step=left[0] if left else None,
         later=left[1:],
     )
+
+
+def _put_back(
+    ctx: Context[P, M], state: State[P, M], opening: str, buttons: frozenset[Button]
+) -> Intent | None:
+    """While no hand may move (the AI thinks, or a stopped engine's place is offered), a board that surely
+    differs from the committed position is a mistake: what to put back, after ``opening``; else None."""
+    if not (state.differing and state.reading is not None and state.wary):
+        return None
+    return _mistake(ctx, opening, _named(ctx.game, ctx.tracker(state).guidance(state.reading)), buttons)
 
 
 def _mistake(ctx: Context[P, M], opening: str, steps: Sequence[Step], buttons: frozenset[Button]) -> Intent:
