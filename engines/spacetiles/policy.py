@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+from operator import itemgetter
 
 from mypy_extensions import mypyc_attr
 
@@ -26,6 +27,10 @@ from engines.spacetiles.rules import Position, SpaceTiles, Turn
 FILL_WEIGHT = (0.0, 0.1, 0.6, 2.5, 0.0)
 HAND_WEIGHT = 0.05
 SCALE = 5.0
+# What a turn does to the pieces (the cell a piece leaves, the cells that get one), which is all its
+# verdict and the evaluation depend on: the tile it lays holds no piece yet, so every tile of the
+# frontier with the same placement - often three to eight of them - ends the turn the same.
+_pieces = itemgetter(1, 2)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # serializable: see engines/pickling.py
@@ -81,18 +86,28 @@ class SpaceTilesPolicy(Policy[Position, Turn]):
         value = self._value
         other = 1 - pos.to_move
         scores = []
+        known: dict[tuple[int, int], float] = {}  # a turn's pieces, whatever tile it lays: see _pieces
         for move in moves:
-            p0, p1, hand0, hand1, verdict = after(pos, move)
-            if verdict == GOES_ON:
-                scores.append(-value(p0, p1, hand0, hand1, other))
-            else:
-                scores.append(2 * WIN if verdict == WINS else -2 * WIN)
+            pieces = _pieces(move)
+            score = known.get(pieces)
+            if score is None:
+                p0, p1, hand0, hand1, verdict = after(pos, move)
+                if verdict == GOES_ON:
+                    score = -value(p0, p1, hand0, hand1, other)
+                else:
+                    score = 2 * WIN if verdict == WINS else -2 * WIN
+                known[pieces] = score
+            scores.append(score)
         ranked = sorted(range(len(moves)), key=scores.__getitem__, reverse=True)
         return [moves[i] for i in ranked]
 
     def playout_move(self, pos: Position, moves: list[Turn], rng: random.Random) -> Turn:
         after = self.rules.pieces_after
+        tried: set[tuple[int, int]] = set()
         for move in moves:
-            if after(pos, move)[4] == WINS:
-                return move
+            pieces = _pieces(move)
+            if pieces not in tried:
+                if after(pos, move)[4] == WINS:
+                    return move
+                tried.add(pieces)
         return rng.choice(moves)

@@ -9,6 +9,7 @@ import pytest
 
 from engines import registry
 from engines.ai import think
+from engines.ai.lookahead import order_by_lookahead, winning_move
 from engines.ai.policy import EVAL_LIMIT, policy_for
 
 GAMES = registry.available()
@@ -124,6 +125,25 @@ def test_ordering_keeps_every_move(game_id: str) -> None:
     pos = _midgame(game, 5, 2)
     moves = game.legal_moves(pos)
     assert sorted(map(repr, policy.order(pos, list(moves)))) == sorted(map(repr, moves))
+
+
+def test_space_tiles_orders_and_plays_out_as_the_whole_positions_say() -> None:
+    """Space Tiles' policy scores a turn from its pieces alone, once for all the tiles that lay the same
+    pieces; the reference plays every turn out to a whole position (engines/ai/lookahead.py).  Mid-game
+    positions have both placements and steps, so turns that share a destination but not a source occur."""
+    game = registry.make("spacetiles")
+    policy = policy_for(game)
+    steps_seen = wins_seen = 0
+    for seed in range(12):
+        pos = _midgame(game, 6 + 2 * seed, seed)
+        moves = game.legal_moves(pos)
+        steps_seen += sum(1 for move in moves if move[1] >= 0)
+        assert policy.order(pos, list(moves)) == order_by_lookahead(policy, pos, list(moves))
+        wins = winning_move(policy, pos, moves)
+        wins_seen += wins is not None
+        if wins is not None:
+            assert policy.playout_move(pos, moves, random.Random(0)) == wins
+    assert steps_seen and wins_seen  # both kinds of turn, and positions with a winning turn, were tried
 
 
 @pytest.mark.parametrize("game_id", GAMES)
