@@ -547,6 +547,19 @@ def test_take_back_with_the_ai_takes_back_its_reply_and_the_players_move() -> No
     assert effects == [core.TookBack(2)] and after.log.history == (START,) and not after.thinking
 
 
+def test_take_back_while_the_ai_thinks_takes_back_only_the_players_move() -> None:
+    """The player has moved and the AI not yet answered: the player's previous turn is the one just
+    played, so one ply goes (not the AI's earlier reply with it), and the AI is no longer asked."""
+    ctx = context(ai_side=1)
+    third = GAME.legal_texts(D1D3)[0]
+    history = (START, A4A6, D1D3, GAME.play_texts(["a4-a6", "d1-d3/d5", third]))
+    state, _ = core.start(ctx, core.Log(history, ("a4-a6", "d1-d3/d5", third)))
+    assert state.thinking  # Black, the AI, to move
+    after, effects = run(ctx, state, [core.Press(5, Button.TAKE_BACK)])
+    assert effects[0] == core.TookBack(1) and after.log.history == (START, A4A6, D1D3)
+    assert not after.thinking
+
+
 def go_context() -> tuple[core.Context, core.State, tuple[Any, ...]]:
     """Go on a Hall board (a voluntary pass, RULES.md), the empty board shown and settled."""
     game = registry.make("go7")
