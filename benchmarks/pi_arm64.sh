@@ -3,7 +3,7 @@
 # OS 64-bit is built on) run under qemu-user-static, the project installed in it as the README's
 # Pi section says, and the quick start, the AI, doctor and the service checked there.
 #
-#   sudo apt-get install debootstrap qemu-user-static     # once, on any Debian machine
+#   sudo apt-get install debootstrap qemu-user-static binfmt-support     # once, on any Debian machine
 #   sudo benchmarks/pi_arm64.sh                            # prints a table; exit 1 if a row failed
 #
 # The userland is made once and kept in $MAGBOARD_PI_CACHE (/var/cache/magboard-pi); /proc, /sys and
@@ -77,7 +77,12 @@ make_userland() {
 
 [ "$(id -u)" = 0 ] || die "run as root (debootstrap, chroot and mount need it)"
 command -v debootstrap >/dev/null || die "no debootstrap: apt-get install debootstrap"
-[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || die "no arm64 emulation: apt-get install qemu-user-static"
+if [ ! -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] && command -v update-binfmts >/dev/null; then
+  # Where no systemd runs (a container, a CI machine), installing qemu-user-static registers nothing.
+  mountpoint -q /proc/sys/fs/binfmt_misc || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+  update-binfmts --enable qemu-aarch64 >/dev/null 2>&1
+fi
+[ -e /proc/sys/fs/binfmt_misc/qemu-aarch64 ] || die "no arm64 emulation: apt-get install qemu-user-static binfmt-support"
 mkdir -p "$CACHE" "$LOG"
 make_userland
 [ "${1:-}" = "--userland-only" ] && exit 0
@@ -127,11 +132,10 @@ started=$(date +%s)
 row install "rm -rf .venv && python3 -m venv .venv && .venv/bin/pip install --quiet -e '.[pi]'" \
   ".venv/bin/magboard games | grep -q flipfour" \
   ".venv/bin/python -m pip list 2>/dev/null | grep -iE '^(rpi-lgpio|adafruit-circuitpython-neopixel|mpremote) ' | tr -s ' ' | paste -sd, -"
-# The quick start's game on its reed build: under emulation on this loaded machine the 7x16 Hall
-# build's firmware (plain Python scanning 112 analog sensors) did not say HELLO within its 100 s.
-row play-script "./dev.sh play desdemona --board desdemona-reed --humans --new --no-browser --script $LOGS/moves.txt --journal $LOGS/games.sqlite3 | tee $LOGS/play.jsonl" \
+# The quick start's own game and board (Desdemona on its 7x16 Hall build), as `./dev.sh play` starts it.
+row play-script "./dev.sh play --humans --new --no-browser --script $LOGS/moves.txt --journal $LOGS/games.sqlite3 | tee $LOGS/play.jsonl" \
   "grep -q '\"event\": \"commit\", \"move\": \"a4-a6\"' $LOGS/play.jsonl" \
-  "echo 'a4-a6 committed on the simulated board (MicroPython WebAssembly in node)'"
+  "echo 'a4-a6 committed on the simulated desdemona-hall (MicroPython WebAssembly in node)'"
 for game in $(inside ".venv/bin/magboard games" | awk '{print $1}'); do
   row "analyse $game" ".venv/bin/magboard analyse $game --seconds $SECONDS_PER_MOVE | tee $LOGS/analyse-$game.json" \
     ".venv/bin/python -c 'import json,sys; sys.exit(json.load(open(\"$LOGS/analyse-$game.json\"))[\"nodes\"] <= 1000)'" \
