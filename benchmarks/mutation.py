@@ -45,6 +45,8 @@ except ImportError:
 ROOT = Path(__file__).resolve().parent.parent
 
 TRACKING = (
+    "tests/tracking/test_candidates.py",
+    "tests/tracking/test_verdicts.py",
     "tests/tracking/test_tracker.py",
     "tests/tracking/test_guidance.py",
     "tests/tracking/test_evidence.py",

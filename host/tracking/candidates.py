@@ -174,7 +174,8 @@ class Lines(Sequence[Candidate[R]]):
     def __getitem__(self, index: int | slice) -> Candidate[R] | Sequence[Candidate[R]]:
         if isinstance(index, slice):
             return self.source.lines(self.numbers[index])
-        return self.source.lines((self.numbers[index],))[0]
+        (only,) = self.source.lines((self.numbers[index],))
+        return only
 
     def __iter__(self) -> Iterator[Candidate[R]]:
         return iter(self.source.lines(self.numbers))
@@ -219,32 +220,31 @@ class Committed(Generic[R]):
         self.empty = empty
         self.position = position
         self.reversible = reversible
-        names = game.geometry.names
         cells = game.cells(position)
-        self.stacks: tuple[Stack, ...] = tuple(tuple(cells[name]) for name in names)
+        self.named: tuple[tuple[str, Stack], ...] = tuple(
+            (name, tuple(cells[name])) for name in game.geometry.names
+        )
+        self.stacks: tuple[Stack, ...] = tuple(stack for _, stack in self.named)
         self.reading: tuple[R, ...] = tuple(reading_of(s) for s in self.stacks)
         self._known: dict[int, tuple[Stack, R]] = {}
         self._minus: dict[tuple[int, int], tuple[Stack, Stack, Stack]] = {}
 
     def reading_of_stack(self, stack: Stack) -> R:
-        """The reading of a cell's objects (games reuse a few stack values: remembered by identity)."""
+        """The reading of a cell's objects (games reuse a few stack values: remembered by identity, with the
+        stack, which keeps that identity its own while it is remembered)."""
         known = self._known.get(id(stack))
-        if known is not None and known[0] is stack:
-            return known[1]
-        value = self.reading_of(stack)
-        self._known[id(stack)] = (stack, value)
-        return value
+        if known is None:
+            known = self._known[id(stack)] = (stack, self.reading_of(stack))
+        return known[1]
 
     def minus(self, stack: Stack, other: Stack) -> Stack:
         """``plan.minus`` remembered by the stacks' identities (with the stacks, so that they stay theirs):
         planning every move on the way compares the same few stacks over and over."""
         key = (id(stack), id(other))
         known = self._minus.get(key)
-        if known is not None and known[0] is stack and known[1] is other:
-            return known[2]
-        value = minus(stack, other)
-        self._minus[key] = (stack, other, value)
-        return value
+        if known is None:
+            known = self._minus[key] = (stack, other, minus(stack, other))
+        return known[2]
 
     def turned(self, old: Stack, new: Stack) -> bool:
         """Whether ``new`` is ``old`` with its top object turned over (a reversible stone or piece)."""
@@ -384,8 +384,6 @@ class Expectations(Generic[R]):
         changed = self.changed
         for cell in wanted - {first}:
             numbers = [n for n in numbers if cell in changed[n]]
-        if not found:
-            return numbers
         found.extend(numbers)
         return found
 
@@ -418,10 +416,9 @@ class Expectations(Generic[R]):
         made, else from the game, without making one).  One at a time: 800 of them kept at once would
         only make work for the garbage collector."""
         if self.pending is not None:
-            return zip(numbers, (c.after for c in self.lines(numbers)), strict=True)
+            reply = self._reply
+            return ((n, reply(n).after) for n in numbers)
         made, last, changes, pos = self._made, self._last, self.game.changes, self.position
-        if not made:  # the first reading of the position that needs them: none is made yet
-            return zip(numbers, map(changes, repeat(pos), map(last.__getitem__, numbers)), strict=True)
         return (
             (n, known.after if (known := made.get(n)) is not None else changes(pos, last[n])) for n in numbers
         )
@@ -448,7 +445,7 @@ class Expectations(Generic[R]):
                 continue
             keep(n)
             known = here.get(id(mine))
-            if known is None or known[0] is not mine:
+            if known is None:  # (``here`` keeps ``mine``, so no other stack has its identity)
                 group = by_reading.setdefault(reading_of(mine), [])
                 known = here[id(mine)] = (mine, group, top is not None and not turned(stack, mine))
             known[1].append(n)
@@ -459,7 +456,7 @@ class Expectations(Generic[R]):
                     continue
                 seen = elsewhere[j]
                 effect = seen.get(id(there))
-                if effect is None or effect[0] is not there:
+                if effect is None:
                     old = before[j]
                     lands = (
                         top is not None
@@ -511,8 +508,6 @@ class Expectations(Generic[R]):
 
     def candidate_for(self, moves: tuple[Any, ...]) -> Candidate[R]:
         """The candidate of these moves from the committed position (a hint, a forced move)."""
-        if self.pending is not None and moves == (self.pending,):
-            return self.pending_candidate
         pos = self.position
         for move in moves:
             pos = self.game.play(pos, move)
@@ -545,7 +540,7 @@ class Expectations(Generic[R]):
         cells = self.game.cells(pos)
         after = {
             i: stack
-            for i, (name, old) in enumerate(zip(self.game.geometry.names, self.stacks, strict=True))
+            for i, (name, old) in enumerate(self.committed.named)
             if (stack := tuple(cells[name])) != old
         }
         return Candidate(route, moves, back, after, self.committed, self._ref)
