@@ -14,7 +14,7 @@ from dataclasses import FrozenInstanceError
 import pytest
 
 from engines.physical import Thing
-from host.tracking.candidates import Expectations, Route
+from host.tracking.candidates import Expectations, Lines, Route
 from tests.tracking.test_guidance import DESDEMONA, FLIP_FOUR, KING_OF_RINGS, camera, history
 from tests.tracking.test_tracker import hall, reading_of, reed
 from tests.tracking.test_verdicts import waiting
@@ -155,3 +155,15 @@ def test_a_reading_of_another_size_is_an_error_not_a_shorter_comparison() -> Non
     assert expect.differing(reading) == []
     with pytest.raises(ValueError):
         expect.differing(reading[:-1])
+
+
+def test_lines_give_the_candidates_of_their_numbers_one_at_a_time_or_a_slice() -> None:
+    """``Lines`` stands for the candidates of some line numbers without making them: an index makes one,
+    a slice the ones it covers, each the candidate ``Expectations.lines`` makes for that number."""
+    expect = Expectations(DESDEMONA, camera, "empty", [DESDEMONA.start()])
+    numbers = [5, 0, 17, 3]
+    lines = Lines(expect, numbers)
+    made = expect.lines(numbers)
+    assert len(lines) == 4 and [c.moves for c in lines] == [c.moves for c in made]
+    assert lines[2].moves == made[2].moves and lines[-1].moves == made[3].moves
+    assert [c.moves for c in lines[1:3]] == [made[1].moves, made[2].moves]
