@@ -52,6 +52,7 @@ TRACKING = (
     "tests/tracking/test_evidence.py",
     "tests/tracking/test_plan.py",
     "tests/session/test_core_tables.py",
+    "tests/session/test_ai_capture_by_hand.py",
     "tests/tracking/test_pass_button.py",
     "tests/tracking/test_session.py",
     "tests/tracking/test_hand_sequences.py",

@@ -117,7 +117,9 @@ class Tracker(Generic[R]):
                 ms = evidence.longest(cell, now)
             else:
                 lifted = evidence.left(source)
-                ms = 0 if lifted is None else evidence.longest(cell, now, ended_after=lifted)
+                if lifted is None:  # its piece never left: it cannot have landed yet
+                    return Proof.NONE
+                ms = evidence.longest(cell, now, ended_after=lifted)
             if ms < MIN_TOUCH_MS:
                 return Proof.NONE
             sure = sure and ms >= SURE_TOUCH_MS
@@ -185,7 +187,7 @@ class Tracker(Generic[R]):
         mine = {self._seen_as(s) for s in candidate.steps}
         prefix = candidate.moves[:-1]
         for other in self.expect.covering(candidate.changed):
-            if other is candidate or other.moves[:-1] != prefix or not other.changed > candidate.changed:
+            if other.moves[:-1] != prefix or not other.changed > candidate.changed:
                 continue
             if mine <= {self._seen_as(s) for s in other.steps}:
                 return True
@@ -257,10 +259,10 @@ class Tracker(Generic[R]):
         if len(consistent) == 1:
             (only,) = consistent
             todo = self.remaining(only, reading, evidence, now)
-        elif not lifted and not following and len(consistent) <= MANY:
+        elif not (lifted or following) and len(consistent) <= MANY:
             # Nothing to put anywhere: what every one of the moves still needs (a piece to take off).
-            lefts = [self.remaining(c, reading, evidence, now) for c in consistent]
-            todo = tuple(step for step in lefts[0] if all(step in left for left in lefts[1:]))
+            first, *others = (self.remaining(c, reading, evidence, now) for c in consistent)
+            todo = tuple(step for step in first if all(step in left for left in others))
         choices = () if lifted else tuple(consistent)  # while a piece is in the hand, its targets say it
         return Verdict(Seen.PROGRESS, choices=choices, lifted=lifted, next=following, todo=todo)
 
@@ -373,10 +375,7 @@ class Tracker(Generic[R]):
                 rest = reading_of(minus(objects[step.source], step.things))
                 if not (done(step.source) or reading[step.source] == rest != start[step.source]):
                     yield step
-            elif step.do is Do.PUT and step.target is not None:
-                if not done(step.target):
-                    yield step
-            elif not all(done(cell) for cell in step.cells):
+            elif not all(done(cell) for cell in step.cells):  # a put or a turn: its one cell
                 yield step
 
     # --- mistakes --------------------------------------------------------------------------
@@ -405,7 +404,7 @@ class Tracker(Generic[R]):
         for cell, stack in c.after.items():
             stacks[cell] = stack
             expected[cell] = c.reading[cell]
-        differing = [i for i, (a, b) in enumerate(zip(expected, reading, strict=True)) if a != b]
+        differing = [i for i, wanted in enumerate(expected) if reading[i] != wanted]
         unseen = [s for s in self.remaining(c, reading, evidence, now) if not set(s.cells) & set(differing)]
         return self._guide(reading, differing, tuple(stacks), tuple(expected)) + tuple(unseen)
 
@@ -464,7 +463,10 @@ class Tracker(Generic[R]):
         steps: list[Step[int]] = [Step(Do.REMOVE, cell, None, ()) for cell in swaps]
         missing.update({cell: stacks[cell] for cell in swaps})
         distance = self.geometry.distance
-        for cell in sorted(missing, key=lambda m: min((distance(m, x) for x in extra), default=0)):
+        nearest_first = (
+            sorted(missing, key=lambda m: min(distance(m, x) for x in extra)) if extra else missing
+        )
+        for cell in nearest_first:
             things = missing[cell]
             sources = [x for x in extra if went_to(x, things)]
             if sources:
@@ -499,8 +501,6 @@ class Tracker(Generic[R]):
         reading_of = self.expect.reading_of_stack
         near: dict[int, list[tuple[Step[int], ...]]] = {}
         for c in self.expect.covering(differing):
-            if c.route is not Route.MOVES:
-                continue
             turns: list[Step[int]] = []
             for cell, stack in c.after.items():
                 if reading[cell] == c.reading[cell]:

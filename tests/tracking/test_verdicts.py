@@ -18,7 +18,7 @@ from host.tracking.evidence import Evidence
 from host.tracking.plan import Do
 from host.tracking.tracker import Seen, Tracker
 from tests.tracking.test_guidance import DESDEMONA, FLIP_FOUR, KING_OF_RINGS, WHITE_STONE, history, named
-from tests.tracking.test_tracker import hall, reading_of, reed, touches, tracker
+from tests.tracking.test_tracker import KOR, hall, kor_before_capture, reading_of, reed, touches, tracker
 
 # White to move: a7-d4xf4 puts a white stone on f4 and turns the black stone on e4 (shot there by j4-e9/e4),
 # which a reed board cannot see: only a touch on e4 tells the capture from the queen move with a shot on f4.
@@ -226,3 +226,105 @@ def test_a_capture_a_reed_board_cannot_see_needs_a_touch_after_the_capturer_left
     assert verdict.seen is seen
     if seen is Seen.MATCH:
         assert verdict.match is not None and verdict.match.label == "a4xa7"
+
+
+def lifted_names(game: Any, lifted: Any) -> dict[str, set[str]]:
+    names = game.geometry.names
+    return {names[a]: {names[b] for b in bs} for a, bs in lifted.items()}
+
+
+def test_a_capturer_lifted_after_the_captured_holder_went_off_shows_the_square_it_takes() -> None:
+    # King of Rings on reed: Light's b3 (one ring) may capture Dark's holder on a4 (two rings under it). The
+    # captured knight taken off first (a4 reads empty: rings have no magnet), then b3 lifted: the knight in
+    # the hand lands on a4, where its capture puts it on the rings left there.
+    pos = kor_before_capture()
+    reading = reading_of(KOR, pos, reed, b3="empty", a4="empty")
+    evidence = touches(KOR, ("a4", 100, None), ("b3", 300, None))
+    verdict = tracker(KOR, [pos], reed).observe(reading, evidence, 900)
+    assert verdict.seen is Seen.PROGRESS
+    assert lifted_names(KOR, verdict.lifted) == {"b3": {"a4"}}
+
+
+def test_the_players_queen_lifted_after_the_ais_queen_was_put_shows_the_players_targets() -> None:
+    # Desdemona on reed, the AI's a7-b7/b8 under way: its queen put on b7 (the shot on b8 still to come).
+    # Black then lifts the queen on d10 for the reply: a7, the AI's queen's square, comes first in the
+    # board's order and is done with; d10 shows every square Black's queen reaches after the AI's move.
+    track = waiting(DESDEMONA, ["a4-a6"], "a7-b7/b8", reed)
+    before = history(DESDEMONA, ["a4-a6"])[-1]
+    reading = reading_of(DESDEMONA, before, reed, a7="empty", b7="magnet", d10="empty")
+    evidence = touches(DESDEMONA, ("a7", 0, None), ("b7", 100, None), ("d10", 300, None))
+    verdict = track.observe(reading, evidence, 900)
+    after = DESDEMONA.play_texts(["a7-b7/b8"], before)
+    reached = {
+        text.split("/")[0].split("-")[1] for text in DESDEMONA.legal_texts(after) if text[:4] == "d10-"
+    }
+    assert len(reached) > 5
+    assert verdict.seen is Seen.PROGRESS
+    assert lifted_names(DESDEMONA, verdict.lifted) == {"d10": reached}
+
+
+def test_two_pieces_lifted_off_one_line_each_show_where_they_land_over_the_other() -> None:
+    # Flip Four: Red's c3 and c4 stand side by side (Yellow's four pieces elsewhere). Red may jump c3 over c4
+    # to c5 or c4 over c3 to c2, turning the jumped one; both lifted, each shows its own landing (the move
+    # that turns a piece over is not where that piece goes).
+    positions = history(FLIP_FOUR, ["c3", "a3,a4", "c4", "e1,e2"])
+    reading = reading_of(FLIP_FOUR, positions[-1], hall, c3="empty", c4="empty")
+    evidence = touches(FLIP_FOUR, ("c3", 0, None), ("c4", 300, None))
+    verdict = tracker(FLIP_FOUR, positions, hall).observe(reading, evidence, 900)
+    assert verdict.seen is Seen.PROGRESS
+    assert lifted_names(FLIP_FOUR, verdict.lifted) == {"c3": {"c5"}, "c4": {"c2"}}
+
+
+def test_a_piece_lifted_again_is_answered_from_its_cells_index_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Issue 27: a lift costs the lit cells, not the legal moves. The first lift of a queen sorts the moves
+    # from its square once; lifted again, no candidate is looked at (covering, turned) to light its targets.
+    start = DESDEMONA.start()
+    track = tracker(DESDEMONA, [start])
+    reading = reading_of(DESDEMONA, start, reed, g1="empty")
+    evidence = touches(DESDEMONA, ("g1", 0, None))
+    first = track.observe(reading, evidence, 500)
+
+    def looked_at(*_: object) -> None:
+        raise AssertionError("a candidate was looked at")
+
+    monkeypatch.setattr(track.expect, "covering", looked_at)
+    monkeypatch.setattr(track.expect, "turned", looked_at)
+    again = track.observe(reading, evidence, 600)
+    reached = {text.split("/")[0].split("-")[1] for text in DESDEMONA.legal_texts(start) if text[:3] == "g1-"}
+    assert again.seen is Seen.PROGRESS and again.lifted == first.lifted
+    assert lifted_names(DESDEMONA, again.lifted) == {"g1": reached}
+
+
+@pytest.mark.parametrize(
+    ("moves", "todo"), [(2, [("TURN", "e4", "e4")]), (8, [("TURN", "e4", "e4")]), (9, [])]
+)
+def test_what_each_of_up_to_eight_moves_on_the_way_still_needs_is_asked_for(
+    moves: int, todo: list[tuple[str, str, str]]
+) -> None:
+    # Nothing left to put anywhere: the steps every move on the way still needs are asked for, up to eight
+    # moves (tracker.MANY; past that they are not worth working out). The capture a7-d4xf4 on reed with its
+    # queen and new stone down and e4 not yet turned, as that many moves, each still needing the turn on e4.
+    positions = history(DESDEMONA, CAPTURE_BEFORE)
+    track = tracker(DESDEMONA, positions, reed)
+    reading = reading_of(DESDEMONA, positions[-1], reed, **CAPTURED)
+    capture = track.expect.candidate_for((DESDEMONA.parse_move(positions[-1], "a7-d4xf4"),))
+    differing = track.expect.differing(reading)
+    verdict = track._progress(reading, differing, [capture] * moves, touches(DESDEMONA, *HANDS), 1000)
+    assert verdict.seen is Seen.PROGRESS and not verdict.lifted and not verdict.next
+    assert [step[:3] for step in named(DESDEMONA, verdict.todo)] == todo
+
+
+@pytest.mark.parametrize(("b7", "lifted", "lit"), [("empty", {"a7": {"b7"}}, set()), ("magnet", {}, {"b8"})])
+def test_while_a_piece_is_in_a_hand_or_a_cell_waits_for_one_the_lights_say_what_is_next(
+    b7: str, lifted: dict[str, set[str]], lit: set[str]
+) -> None:
+    # The AI's a7-b7/b8 under way, its queen in the hand or put on b7: what is next is where it goes or
+    # where the shot lands, not the steps that moves on the way share (two of them here, both the AI's).
+    track = waiting(DESDEMONA, ["a4-a6"], "a7-b7/b8", reed)
+    reading = reading_of(DESDEMONA, history(DESDEMONA, ["a4-a6"])[-1], reed, a7="empty", b7=b7)
+    differing = track.expect.differing(reading)
+    ai = track.expect.pending_candidate
+    verdict = track._progress(reading, differing, [ai, ai], touches(DESDEMONA, ("a7", 0, None)), 500)
+    names = DESDEMONA.geometry.names
+    assert lifted_names(DESDEMONA, verdict.lifted) == lifted and {names[c] for c in verdict.next} == lit
+    assert verdict.todo == ()
