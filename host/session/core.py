@@ -78,10 +78,31 @@ class Away:
 
 
 @dataclass(frozen=True)
+class Idle:
+    """Nothing is asked of the AI's side: it is not its turn, or its move is made."""
+
+
+@dataclass(frozen=True)
+class Thinking:
+    """The AI's side was asked for a move at this version of the log; the answer is awaited."""
+
+
+@dataclass(frozen=True)
+class Waiting(Generic[M]):
+    """The AI's move, answered and to be made by hand."""
+
+    move: M
+
+
+# Where the AI's side stands: one of three, never two at once (no move waits while the AI thinks).
+AiTurn: TypeAlias = Idle | Thinking | Waiting[M]
+IDLE = Idle()
+
+
+@dataclass(frozen=True)
 class State(Generic[P, M]):
     log: Log[P]
-    pending: M | None = None  # the AI's move, to be made by hand
-    thinking: bool = False  # the AI was asked for a move at this version
+    ai: AiTurn[M] = IDLE
     hinting: bool = False
     hint: tuple[M, ...] = ()
     away: Away | None = None
@@ -100,6 +121,15 @@ class State(Generic[P, M]):
     # takes the offer (no question goes to anyone meanwhile).  Not derived from a position: a take-back
     # or a new game keeps it.
     stopped: str | None = None
+
+    @property
+    def pending(self) -> M | None:
+        """The AI's move to be made by hand, if one waits."""
+        return self.ai.move if isinstance(self.ai, Waiting) else None
+
+    @property
+    def thinking(self) -> bool:
+        return isinstance(self.ai, Thinking)
 
 
 # --- events and effects ----------------------------------------------------------------------
@@ -247,9 +277,7 @@ class Context(Generic[P, M]):
 
     def offering(self, state: State[P, M]) -> bool:
         """Whether the board offers the built-in AI: the opponent stopped and nobody plays its turn."""
-        waiting = (
-            state.stopped is not None and state.away is None and not state.thinking and state.pending is None
-        )
+        waiting = state.stopped is not None and state.away is None and state.ai == IDLE
         return waiting and self.ai_to_move(state)
 
 
@@ -276,13 +304,13 @@ def step(ctx: Context[P, M], state: State[P, M], event: Event[M]) -> tuple[State
         state = _press(ctx, state, event.button, effects)
     elif isinstance(event, AiMoved):
         if event.version == state.log.version and state.thinking:
-            state = _take_ai_move(ctx, replace(state, thinking=False, pending=event.move), effects)
+            state = _take_ai_move(ctx, replace(state, ai=Waiting(event.move)), effects)
     elif isinstance(event, HintFound) and event.version == state.log.version and state.hinting:
         state = replace(state, hinting=False, hint=event.line if state.pending is None else ())
     elif isinstance(event, AiStopped):
         # The opponent is gone whatever position it was asked about; a question of this one waits no more.
         asked_now = event.version == state.log.version
-        state = replace(state, stopped=event.why, thinking=state.thinking and not asked_now)
+        state = replace(state, stopped=event.why, ai=IDLE if state.thinking and asked_now else state.ai)
     return _settled(ctx, state, effects), effects
 
 
@@ -346,8 +374,7 @@ def _press(ctx: Context[P, M], state: State[P, M], button: Button, effects: list
         return _new_game(ctx, state, effects)
     if (
         ctx.hints
-        and not state.thinking
-        and state.pending is None
+        and state.ai == IDLE
         and not ctx.offering(state)
         and not ctx.game.is_over(state.log.position)
     ):
@@ -373,7 +400,7 @@ def passable(ctx: Context[P, M], state: State[P, M]) -> Candidate[Hashable] | No
     the player (not the AI) is to move and the board shows the committed position (a stone already put down
     is a move under way, not a pass)."""
     game, pos = ctx.game, state.log.position
-    if not game.table.voluntary_pass or state.away is not None or state.thinking or state.pending is not None:
+    if not game.table.voluntary_pass or state.away is not None or state.ai != IDLE:
         return None
     if state.reading is None or state.differing or state.asking is not None or ctx.ai_to_move(state):
         return None
@@ -460,8 +487,7 @@ def _changed(state: State[P, M], log: Log[P], away: Away | None = None) -> State
     return replace(
         state,
         log=log,
-        pending=None,
-        thinking=False,
+        ai=IDLE,
         hinting=False,
         hint=(),
         away=away,
@@ -481,9 +507,9 @@ def _prepared(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) 
     forced = _forced(ctx, state)
     if forced is not None:
         return _commit(ctx, state, forced, effects)
-    if ctx.ai_to_move(state) and state.pending is None and not state.thinking and state.stopped is None:
+    if ctx.ai_to_move(state) and state.ai == IDLE and state.stopped is None:
         effects.append(AskAi(state.log.version, state.log.position))
-        return replace(state, thinking=True)
+        return replace(state, ai=Thinking())
     return state
 
 

@@ -14,7 +14,7 @@ from engines.physical import Thing
 from engines.table import Table
 from host.hardware.spec import Button
 from host.session import words
-from host.session.core import Context, State, passable, remaining_of
+from host.session.core import IDLE, Context, State, passable, remaining_of
 from host.session.intent import (
     AiMove,
     AiThinking,
@@ -140,7 +140,7 @@ def _buttons(ctx: Context[P, M], state: State[P, M]) -> frozenset[Button]:
         out.add(Button.NEW_GAME)
     over = ctx.game.is_over(state.log.position)
     offering = ctx.offering(state)
-    idle = not state.thinking and state.pending is None and state.away is None and not offering
+    idle = state.ai == IDLE and state.away is None and not offering
     if ctx.hints and not over and idle:
         out.add(Button.HINT)
     if state.asking is not None or offering:

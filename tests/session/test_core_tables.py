@@ -90,6 +90,21 @@ def test_the_ai_answer_for_an_older_position_is_dropped() -> None:
     assert fresh.pending == reply and fresh.intent.kind is Kind.AI_MOVE
 
 
+def test_the_ais_side_is_idle_then_thinking_then_waiting_for_hands_then_idle_one_at_a_time() -> None:
+    ctx = context(ai_side=1)
+    state, _ = core.start(ctx, core.Log((START,)))
+    assert state.ai == core.Idle()  # the player (Black) moves first
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    assert state.ai == core.Thinking()
+    reply = GAME.parse_move(A4A6, "a7-b7/b8")
+    state, _ = run(ctx, state, [core.AiMoved(500, state.log.version, reply)])
+    assert state.ai == core.Waiting(reply) and state.pending == reply and not state.thinking
+    again, _ = run(ctx, state, [core.AiMoved(600, state.log.version, GAME.legal_moves(A4A6)[0])])
+    assert again.ai == core.Waiting(reply)  # an answer nobody asked for (any more) changes nothing
+    state, effects = run(ctx, state, shown(GAME.play(A4A6, reply), 1000))
+    assert played(effects) == ["a7-b7/b8"] and state.ai == core.Idle()
+
+
 def test_an_ai_answer_nobody_asked_for_is_dropped() -> None:
     ctx = context(ai_side=None)
     state, _ = core.start(ctx, core.Log((START,)))
@@ -392,6 +407,7 @@ def test_the_cores_states_events_and_effects_are_values_no_step_can_change() -> 
         core.Reading(0, ()), core.Tick(0), core.Press(0, Button.HINT), core.AiMoved(0, 0, None),
         core.HintFound(0, 0, ()), core.Played("a4-a6", 1), core.TookBack(1), core.NewGame(),
         core.AskAi(0, START), core.AskHint(0, START), core.AiStopped(0, 0, "gone"), core.TakeOver(),
+        core.Idle(), core.Thinking(), core.Waiting(None),
     ]  # fmt: skip
     for value in values:
         with pytest.raises(FrozenInstanceError):
