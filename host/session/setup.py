@@ -43,12 +43,19 @@ def make_session(
 ) -> Session[P, M]:
     """A session writing to the store at ``journal_path``, resuming its unfinished game of this kind
     (``new``: marking it abandoned and starting another).  StoreError says why the store cannot be used."""
-    recorder = None
-    if journal_path is not None:
-        players = players_of(settings, opponent)
-        recorder = GameRecorder.open(journal_path, game, board=board.id, players=players, new=new)
+    # The opponent first: an engine's name (for the store's players) is known once it has said it.
     if opponent is not None:
         opponent.start(game)
+    recorder = None
+    if journal_path is not None:
+        try:
+            players = players_of(settings, opponent)
+            recorder = GameRecorder.open(journal_path, game, board=board.id, players=players, new=new)
+        except BaseException:
+            close = getattr(opponent, "close", None)  # an engine's process goes with the game it was for
+            if close is not None:
+                close()
+            raise
     model = SensorModel(board)
     settle_collector()
     return Session(

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engines.go7.rules import Go7
+from host.hardware.loading import load_board
 from host.peers.gtp.engine import GtpEngine
 from host.peers.gtp.game import GtpGame
 from host.peers.gtp.opponent import EngineOpponent
@@ -24,6 +25,8 @@ from host.session.ai_opponent import AiOpponent
 from host.session.ai_worker import OpponentGone
 from host.session.intent import Kind, Notice
 from host.session.session import Settings
+from host.session.setup import make_session
+from host.store.database import StoreError
 from host.store.games import read_games
 from host.wiring.hardware import SimulatedHardware
 from host.wiring.table import open_table
@@ -197,4 +200,21 @@ def test_play_engine_on_the_terminal_says_the_fault_and_plays_on(tmp_path: Path)
     assert said and said[0].startswith("Fake illegal: ")
     (stored,) = read_games(journal)
     assert stored.moves[:3] == ["g7", "a1", "b2"] and len(stored.moves) == 4
-    assert stored.players == ("human", fake("illegal", 2))
+    assert stored.players == ("human", "Fake illegal")  # the name it gave, not its command line
+
+
+def test_a_store_that_cannot_be_opened_stops_the_engine_started_for_its_game(tmp_path: Path) -> None:
+    # The engine starts before the store opens (the store records the name it gives); a store that
+    # refuses the game must not leave the engine's process behind.
+    engine = EngineOpponent(fake("none"), SECONDS, AiOpponent(level=3, nodes=30, seed=1), MARGIN_S)
+    not_a_store = tmp_path / "games.sqlite3"
+    not_a_store.mkdir()
+    with pytest.raises(StoreError):
+        make_session(
+            GAME,
+            load_board("go7-hall"),
+            opponent=engine,
+            settings=Settings(ai_side=1),
+            journal_path=not_a_store,
+        )
+    assert engine._table is not None and engine._table.engine._process.poll() is not None

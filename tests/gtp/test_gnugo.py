@@ -60,7 +60,7 @@ def test_gnugo_plays_white_on_the_simulated_board(tmp_path: Path) -> None:
     assert engine._table is not None and engine._table.engine._process.poll() is not None  # stopped
     (stored,) = read_games(journal)
     assert stored.moves == moves
-    assert stored.players == ("human", GNUGO)
+    assert stored.players == ("human", ai.name)  # "GNU Go 3.8", as it names itself
 
 
 def test_a_match_game_against_gnugo(capsys: pytest.CaptureFixture[str]) -> None:
