@@ -9,15 +9,16 @@ For each board build (all eight unless --boards says otherwise):
    in the same run; the bare scan; heap bytes allocated per period, idle and with a sensor the
    benchmark keeps toggling (firmware/sim/measure_on_pico.py, run with mpremote). The scan
    period the board file should have: 1.5 x the update with a sensor changing.
-2. End to end: in a position where a piece can be lifted, a hand lifts it and puts it back, N
-   changes in all, 0.1-0.4 s of the Pico's time apart, each at a random moment. Each is
-   followed through the real pipeline - the firmware's main loop on the emulated Pico, USB
-   CDC, the host's DeviceLink, tracker, session and LED frame - and stamped with the
-   emulator's clock: the wiring change at the sensor, the USB transfer completing the STATE
-   that reports it, the host's LED write (the emulator's clock when the host wrote the frame:
-   the emulator runs no faster than the wall clock, slower when the host is busy), and on
-   Pico-LED builds the NeoPixel frame decoded from the data pin. p50 and p99 of change ->
-   STATE, STATE -> LED write, LED write -> NeoPixels, and the total.
+2. End to end: in a position where a piece can be lifted, a hand lifts it and puts it back (in a
+   game with nothing to lift, Go, it puts a stone down and takes it off again), N changes in all,
+   0.1-0.4 s of the Pico's time apart, each at a random moment. Each is followed through the
+   real pipeline - the firmware's main loop on the emulated Pico, USB CDC, the host's
+   DeviceLink, tracker, session and LED frame - and stamped with the emulator's clock: the
+   wiring change at the sensor, the USB transfer completing the STATE that reports it, the
+   host's LED write (the emulator's clock when the host wrote the frame: the emulator runs no
+   faster than the wall clock, slower when the host is busy), and on Pico-LED builds the
+   NeoPixel frame decoded from the data pin. p50 and p99 of change -> STATE, STATE -> LED
+   write, LED write -> NeoPixels, and the total.
 Prints one JSON line per build and measurement, then the table firmware/README.md shows.
 
 Needs node, emulator/node_modules (npm ci --prefix emulator) and ../shared/rp2040.
@@ -34,12 +35,13 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 from stats import percentile  # benchmarks/stats.py: a script has its own folder on the path
 
 from engines import registry
 from engines.game import Game
+from engines.physical import Thing
 from host.drivers.interfaces import RGB, LedStrip, monotonic_us
 from host.drivers.link_strip import LinkStrip
 from host.hardware.firmware_config import firmware_config
@@ -141,9 +143,25 @@ def scan_cost(board: BoardSpec) -> dict[str, Any]:
 # --- end to end ----------------------------------------------------------------------------------
 
 
-def liftable_position(game: Game[Any, Any], rng: random.Random) -> tuple[list[Any], list[str], list[str]]:
+class Hands(NamedTuple):
+    """A position for the hand to work in: its history and moves, and what the hand does there -
+    "lift" (then put back) the piece of one of cells, or, in a game with nothing ever to lift (Go:
+    every move puts a stone down), "place" on one of cells the piece things gives it (then take it
+    off again)."""
+
+    history: list[Any]
+    moves: list[str]
+    verb: str
+    cells: list[str]
+    things: list[Thing]
+
+
+def hand_position(game: Game[Any, Any], rng: random.Random) -> Hands:
     """A position reached by random moves in which pieces can be lifted (a legal move starts by
-    lifting one): its history, the moves, and the cells of those pieces."""
+    lifting one), or else the first one reached (two moves in) in which a legal move starts by
+    putting a piece down. The lift is searched first and alone decides where the search stops, so
+    a game with pieces to lift gets the position (and the random moves) it always got."""
+    put: Hands | None = None
     for _ in range(50):
         history: list[Any] = [game.start()]
         moves: list[str] = []
@@ -152,20 +170,25 @@ def liftable_position(game: Game[Any, Any], rng: random.Random) -> tuple[list[An
             if game.is_over(pos):
                 break
             before = game.cells(pos)
-            cells = sorted(
-                {
-                    acts[0].cells[0]
-                    for move in game.legal_moves(pos)
-                    if (acts := hand_actions(game, before, game.cells(game.play(pos, move))))
-                    and acts[0].verb == "lift"
-                }
-            )
+            firsts = [
+                acts[0]
+                for move in game.legal_moves(pos)
+                if (acts := hand_actions(game, before, game.cells(game.play(pos, move))))
+            ]
+            cells = sorted({act.cells[0] for act in firsts if act.verb == "lift"})
             if cells and len(moves) >= 2:
-                return history, moves, cells
+                return Hands(history, moves, "lift", cells, [])
+            if put is None and len(moves) >= 2:
+                places = {act.cells[0]: act.thing for act in firsts if act.verb == "place" and act.thing}
+                if places:
+                    where = sorted(places)
+                    put = Hands(list(history), list(moves), "place", where, [places[c] for c in where])
             move = rng.choice(game.legal_moves(pos))
             moves.append(game.format_move(pos, move))
             history.append(game.play(pos, move))
-    raise SystemExit(f"{game.id}: no position with a piece to lift")
+    if put is None:
+        raise SystemExit(f"{game.id}: no position with a piece to lift or to put down")
+    return put
 
 
 class StampedStrip:
@@ -234,7 +257,7 @@ def state_of(event: dict[str, Any]) -> State | None:
 def end_to_end(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
     rng = random.Random(seed)
     game = registry.make(board.game, ())
-    history, moves, cells = liftable_position(game, rng)
+    history, moves, verb, cells, things = hand_position(game, rng)
     model = SensorModel(board)
     session = Session(
         game, model.reading_of, Reading.EMPTY, settings=Settings(ai_side=None), history=history, moves=moves
@@ -242,7 +265,7 @@ def end_to_end(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
     virtual = VirtualBoard(board, SimClock(), seed=seed, physics=EXACT)
     virtual.set_position(game.cells(history[-1]))
     on_pico = board.leds.driver == LED_PICO
-    samples: list[tuple[float, float, float, float]] = []
+    samples: list[Sample] = []
     with EmulatedPico(firmware_config(board)) as pico:
         pico.trace(True)
         wire(pico, board, virtual.frame())
@@ -272,11 +295,20 @@ def end_to_end(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
                     # random moment of the scan loop.
                     pause(pico, rng.uniform(0.1, 0.4))
                     if i % 2 == 0:
-                        cell = rng.choice(cells)
-                        held = virtual.lift(cell)
-                    else:
+                        at = rng.randrange(len(cells))
+                        cell = cells[at]
+                        if verb == "lift":
+                            held = virtual.lift(cell)
+                        else:
+                            held = things[at]
+                            virtual.place(cell, held)
+                    elif verb == "lift":
                         virtual.place(cell, held)
-                    samples.append(follow(pico, board, virtual, cell, stamped, on_pico))
+                    else:
+                        virtual.lift(cell)
+                    # Go's stone put down and taken off changes no LED on these builds: the
+                    # host writes no frame for it to follow.
+                    samples.append(follow(pico, board, virtual, cell, stamped, on_pico, verb == "lift"))
             finally:
                 loop.stop.set()
                 server.join(timeout=30)
@@ -294,10 +326,20 @@ def end_to_end(board: BoardSpec, changes: int, seed: int) -> dict[str, Any]:
     }
 
 
+Sample = tuple[float, float | None, float | None, float | None]
+
+
 def follow(
-    pico: EmulatedPico, board: BoardSpec, virtual: VirtualBoard, cell: str, strip: StampedStrip, on_pico: bool
-) -> tuple[float, float, float, float]:
-    """One change, wired now: (change -> STATE, STATE -> LED write, LED write -> NeoPixels, total) ms."""
+    pico: EmulatedPico,
+    board: BoardSpec,
+    virtual: VirtualBoard,
+    cell: str,
+    strip: StampedStrip,
+    on_pico: bool,
+    lights: bool = True,
+) -> Sample:
+    """One change, wired now: (change -> STATE, STATE -> LED write, LED write -> NeoPixels, total) ms;
+    without lights (a change the host answers with no new LED frame) only change -> STATE."""
     address = board.address(board.cell(cell))
     before = pico.events("frame")
     old = next((s.values[address] for e in reversed(before) if (s := state_of(e)) is not None), None)
@@ -312,6 +354,9 @@ def follow(
         return state is not None and state.values[address] != old
 
     reported = int(first_event(pico, "frame", changed, reports_it)["t"])
+    ms = 1e-6
+    if not lights:
+        return ((reported - changed) * ms, None, None, None)
     deadline = time.monotonic() + WAIT_S
     while strip.written == written and time.monotonic() < deadline:
         time.sleep(0.005)
@@ -320,7 +365,6 @@ def follow(
     end = write
     if on_pico:
         end = int(first_event(pico, "leds", reported, lambda e: leds_of(e) != leds_before)["t"])
-    ms = 1e-6
     return ((reported - changed) * ms, (write - reported) * ms, (end - write) * ms, (end - changed) * ms)
 
 
@@ -329,14 +373,24 @@ def leds_of(event: dict[str, Any]) -> list[RGB]:
     return [(data[i + 1], data[i], data[i + 2]) for i in range(0, len(data) - 2, 3)]
 
 
-def percentiles(samples: list[tuple[float, float, float, float]]) -> dict[str, float]:
-    out = {}
+def percentiles(samples: list[Sample]) -> dict[str, float | None]:
+    out: dict[str, float | None] = {}
     for i, name in enumerate(("change_to_state", "state_to_led_write", "led_write_to_neopixels", "total")):
-        values = [sample[i] for sample in samples]
+        values = [value for sample in samples if (value := sample[i]) is not None]
+        if not values:
+            out[f"{name}_p50_ms"] = out[f"{name}_p99_ms"] = out[f"{name}_max_ms"] = None
+            continue
         out[f"{name}_p50_ms"] = round(percentile(values, 0.5), 2)
         out[f"{name}_p99_ms"] = round(percentile(values, 0.99), 2)
         out[f"{name}_max_ms"] = round(max(values), 2)
     return out
+
+
+def pair(end: dict[str, Any], name: str) -> str:
+    """p50 / p99 of one measure, or n/a for a build that had none (no LED frame to follow)."""
+    if end[f"{name}_p50_ms"] is None:
+        return "n/a"
+    return f"{end[f'{name}_p50_ms']} / {end[f'{name}_p99_ms']} ms"
 
 
 def table(costs: list[dict[str, Any]], ends: list[dict[str, Any]], pico_leds: set[str]) -> str:
@@ -356,9 +410,8 @@ def table(costs: list[dict[str, Any]], ends: list[dict[str, Any]], pico_leds: se
             f"| {cost['us_per_python_update_toggling'] / 1000:.2f} ms "
             f"| {cost['us_per_bare_scan'] / 1000:.2f} ms "
             f"| {heap:g} B | {cost['scan_period_us'] / 1000:g} ms "
-            f"| {end['change_to_state_p50_ms']} / {end['change_to_state_p99_ms']} ms "
-            f"| {end['state_to_led_write_p50_ms']} / {end['state_to_led_write_p99_ms']} ms "
-            f"| {end['total_p50_ms']} / {end['total_p99_ms']} ms ({what}) |"
+            f"| {pair(end, 'change_to_state')} | {pair(end, 'state_to_led_write')} "
+            f"| {pair(end, 'total')} ({what}) |"
         )
     return head + "\n".join(rows)
 

@@ -173,6 +173,57 @@ def test_receiving_an_led_frame_allocates_nothing():
     check(grown == 0, "an LED frame allocated " + str(grown) + " bytes")
 
 
+def test_play_allocates_nothing_and_the_free_heap_is_measured_only_after_text():
+    # Three seconds of play: a cell closing and opening, its STATEs, three HEARTBEATs and their
+    # STATEs, and PINGs and GET_STATEs from the host meanwhile. Not one heap block, so no garbage
+    # collection ever pauses the loop; and no gc.mem_free() either, which walks the whole heap
+    # (8.5 ms on the emulated Pico, once a heartbeat before): the free bytes measured at the
+    # first heartbeat, after the HELLO's text, stand. A HELLO_REQ has them measured again.
+    dev, _ = _device()
+    commands = _command(messages.PING, b"hand", seq=1) + _command(messages.GET_STATE, seq=2)
+    port = _HeapNeutralPort(commands)
+    dev.port = port
+    calls = [0]
+    free = device.mem_free
+
+    def counted():
+        calls[0] += 1
+        return free()
+
+    device.mem_free = counted
+    closed = [(1 << 0, 1 << 3)]  # row GPIO 0 to column GPIO 3: cell (0, 0)
+    opened = []
+    try:
+        for _ in range(1100):  # the first heartbeat, then the commands served for the first time
+            dev.step()
+        check(calls[0] == 1, "the free heap measured at the first heartbeat: " + str(calls[0]))
+        try:
+            import gc
+
+            alloc = gc.mem_alloc
+        except (ImportError, AttributeError):  # CPython: the same path, without a heap to count
+            alloc = None
+        writes = port.writes
+        before = alloc() if alloc else 0
+        for period in range(3000):
+            if period % 250 == 0:
+                port.at = 0  # the host's commands again
+            if period % 300 == 0:
+                gpio.switches = closed if period % 600 == 0 else opened
+            dev.step()
+        grown = alloc() - before if alloc else 0
+        check(port.writes - writes == 10 + 3 * 2 + 12 * 2, "10 changes, 3 heartbeats, 12 PINGs, GET_STATEs")
+        check(grown == 0, "3 s of play allocated " + str(grown) + " bytes")
+        check(calls[0] == 1, "the free heap measured again in play: " + str(calls[0]))
+        port.data = _command(messages.HELLO_REQ, seq=3)
+        port.at = 0
+        for _ in range(1000):
+            dev.step()
+        check(calls[0] == 2, "the free heap measured after a HELLO: " + str(calls[0]))
+    finally:
+        device.mem_free = free
+
+
 def test_led_frames_without_pico_leds_are_refused():
     dev, port = _device()
     _, _, reason, text = _nak(_exchange(dev, port, _command(messages.LED_FRAME, struct.pack("<BH", 1, 0))))
@@ -261,6 +312,51 @@ def test_heartbeats_come_each_second_with_the_uptime_across_the_ticks_wrap():
     beats = _heartbeats(dev, port, clock, start_us, 6100)  # 6.1 s of 1 ms periods
     check([round(at / 1000) for at, _ in beats] == [1, 2, 3, 4, 5, 6], "one a second: " + str(beats))
     check(all(abs(uptime - at) <= 2 for at, uptime in beats), "each says how long it ran: " + str(beats))
+
+
+def _frames_until(dev, port, clock, until_ms, swap_every_ms=0):
+    """(ms on the clock, type) of each frame sent until until_ms, the switch of cell (0, 0)
+    closed at once - or, every swap_every_ms, opened as cell (0, 1)'s closes and back, so that
+    one cell or the other is always waiting out its debounce time."""
+    frames = []
+    first = True
+    gpio.set_switches([(0, 1 << 3)])
+    last = clock.now_us // 1000
+    while clock.now_us // 1000 < until_ms:
+        dev.step()
+        now = clock.now_us // 1000
+        if swap_every_ms and now - last >= swap_every_ms:
+            last = now
+            first = not first
+            gpio.set_switches([(0, 1 << 3)] if first else [(0, 1 << 4)])
+        frames.extend((now, kind) for kind, _seq, _body in decode_frames(port.take_frames()))
+    return frames
+
+
+def test_a_heartbeat_waits_for_a_settling_change_to_be_reported():
+    # Due at 1000 ms while the cell closed at 997 ms waits out its 5 ms: the change's STATE goes
+    # first, at the end of that time, then the HEARTBEAT, and the STATE after it the next period.
+    dev, port = _device()
+    clock = dev.clock
+    due = dev._next_heartbeat_ms
+    _exchange(dev, port, b"", steps=due - 3 - clock.ticks_ms())
+    frames = _frames_until(dev, port, clock, due + 20)
+    kinds = [kind for _ms, kind in frames]
+    check(kinds == [messages.STATE, messages.HEARTBEAT, messages.STATE], "in that order: " + str(frames))
+    check(frames[1][0] - frames[0][0] <= 1, "the heartbeat right after the change: " + str(frames))
+    check(frames[2][0] - frames[1][0] == 1, "its STATE the period after (a scan between): " + str(frames))
+    check(frames[0][0] - due in (2, 3), "the change reported 5 ms after it: " + str(frames))
+
+
+def test_chattering_contacts_delay_a_heartbeat_by_at_most_its_wait():
+    dev, port = _device()
+    clock = dev.clock
+    due = dev._next_heartbeat_ms
+    _exchange(dev, port, b"", steps=due - 10 - clock.ticks_ms())
+    frames = _frames_until(dev, port, clock, due + 300, swap_every_ms=2)
+    beats = [ms - due for ms, kind in frames if kind == messages.HEARTBEAT]
+    wait = device.HEARTBEAT_WAIT_MS
+    check(beats in ([wait], [wait + 1]), "ms late (seen in the period after): " + str(beats))
 
 
 def test_a_new_heartbeat_period_counts_from_when_it_is_set():

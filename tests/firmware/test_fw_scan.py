@@ -162,12 +162,15 @@ def test_the_loop_reports_each_settled_change_once():
 
 def test_heartbeats_come_every_second_with_the_state():
     dev, port, clock = _device(reed_config())
-    _scan_until(dev, clock, 3000500)
+    _scan_until(dev, clock, 3001500)
     frames = decode_frames(port.take_frames())
     beats = [body for msg_type, _seq, body in frames if msg_type == HEARTBEAT]
     states = [body for msg_type, _seq, body in frames if msg_type == STATE]
     check(len(beats) == 3, "3 heartbeats in 3 s: " + str(len(beats)))
     check(len(states) == 4, "the first state and one with each heartbeat: " + str(len(states)))
+    kinds = [msg_type for msg_type, _seq, _body in frames]
+    after = [kinds[i + 1] for i in range(len(kinds) - 1) if kinds[i] == HEARTBEAT]
+    check(after == [STATE] * 3, "each heartbeat's state comes next (the period after): " + str(kinds))
     boot, uptime, rate, _longest, misses = struct.unpack("<IIHHI", beats[-1][:16])
     check(boot == 0x11223344 and uptime == 3000, "boot id and uptime: " + str((boot, uptime)))
     check(rate == 1000 and misses == 0, "1000 scans/s on time: " + str((rate, misses)))
