@@ -123,7 +123,7 @@ class Device:
         # heap bytes are measured only after something that allocates (the text of a HELLO, LOG or
         # NAK; SET_CONFIG's values): gc.mem_free() walks the whole heap's block table, 8.5 ms on
         # the emulated Pico, and every other path of the loop allocates nothing, so the figure
-        # stands until then. Measured every heartbeat, it held up one change in a hundred by that.
+        # stands until then. Measured every heartbeat, it held up about one change in 60 by that.
         self._counters = [0] * 7
         self._free_bytes = 0
         self._heap_touched = True

@@ -39,6 +39,18 @@ def test_physical_actions_and_bad_input(tmp_path: Path) -> None:
     assert read_games(tmp_path / "games.sqlite3")[-1].moves == []
 
 
+@pytest.mark.parametrize(
+    ("game", "example"), [("desdemona", "e.g. a4-a6/c8 (shot)"), ("go7", "e.g. d4 or pass)")]
+)
+def test_help_gives_an_example_in_the_games_own_notation(tmp_path: Path, game: str, example: str) -> None:
+    result = run_cli(
+        "play", game, "--humans", "--journal", str(tmp_path / "games.sqlite3"), "--terminal",
+        input_text="help\nquit\n",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert f"Type a move ({example}" in result.stdout
+
+
 def test_do_carries_out_the_ai_move_and_the_game_resumes_from_the_store(tmp_path: Path) -> None:
     play(tmp_path, "a4-a6\ndo\nquit\n")
     moves = read_games(tmp_path / "games.sqlite3")[-1].moves

@@ -69,7 +69,7 @@ EXPECTED_FAILURES = (
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
 COMMAND_S = 5.0
 
-HELP = """Type a move (e.g. a4-a6) and the simulated hands make it, or physical actions:
+HELP = """Type a move (e.g. {notation}) and the simulated hands make it, or physical actions:
   lift CELL | place CELL [KIND[:COLOUR]] | remove CELL | turn CELL | slide CELL ... | tap CELL
   do            carry out the AI's move as the LEDs show it
   confirm | hint | takeback | newgame      the board's buttons (a move 'pass' is the Pass button)
@@ -345,7 +345,7 @@ def obey(table: Table[P, M], hands: Hands, command: str) -> str:
     buttons = {"confirm": "confirm", "hint": "hint", "takeback": "take_back", "undo": "take_back",
                "newgame": "new_game"}  # fmt: skip
     if command == "help":
-        return HELP
+        return HELP.format(notation=game.table.notation)
     if command == "moves":
         return " ".join(game.legal_texts(session.position))
     if command in buttons:
