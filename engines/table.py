@@ -108,8 +108,12 @@ class ObjectKind:
 
     ``rides``: it is carried under the object on top of it and moves with it (a
     ring under its knight), so it is named with that object and counted on its
-    badge; ``points`` what it is worth there.  ``held`` names it off the board,
-    in a player's hand or the shared supply ('knight in hand', 'tile in supply').
+    badge; ``points`` what it is worth there.  ``carries``: a hand that lifts it
+    on its owner's turn lifts the riding objects under it along (a knight with
+    the rings it won), as a person does; on the other side's turn it is lifted
+    alone (a captured knight leaves its rings to the captor).  ``held`` names it
+    off the board, in a player's hand or the shared supply ('knight in hand',
+    'tile in supply').
     """
 
     kind: str
@@ -119,6 +123,7 @@ class ObjectKind:
     held: Noun | None = None
     rides: bool = False
     points: int = 0
+    carries: bool = False
 
 
 @dataclass(frozen=True)
@@ -286,6 +291,19 @@ class Table:
         if not riders or len(riders) == len(stack):
             return None
         return Badge(len(riders), sum(k.points for k in riders))
+
+    def lifted(self, game: GameView, pos: Any, stack: Sequence[Thing]) -> int:
+        """How many objects off the top of ``stack`` a hand lifts as one in ``pos``: a carrier of the side
+        to move with the riding objects right under it (``ObjectKind.carries``), anything else alone."""
+        if not stack:
+            return 0
+        top = self.kind(stack[-1].kind)
+        if not top.carries or stack[-1].colour != game.to_move(pos):
+            return 1
+        under = len(stack) - 1
+        while under > 0 and self.kind(stack[under - 1].kind).rides:
+            under -= 1
+        return len(stack) - under
 
     def same_stack(self, a: Sequence[Thing], b: Sequence[Thing]) -> bool:
         """Whether two stacks are the same to the game: riding objects are carried in any order."""

@@ -15,6 +15,7 @@ KNIGHT = ObjectKind(
     Noun("knight", "knights"),
     KNIGHT_LOOK,
     held=Noun("knight in hand", "knights in hand"),
+    carries=True,  # RULES.md: a knight moves with the rings it won
 )
 
 

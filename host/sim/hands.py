@@ -86,6 +86,28 @@ class Hands:
             self._tap(action.cells[0])
         self.sleep(self.step_ms / 1000)
 
+    def lift_stack(self, cell: str, count: int) -> None:
+        """Lift the top ``count`` objects of a cell as one hand does (a knight with its rings): the sensors
+        feel them leave at once.  ValueError when the cell holds fewer."""
+        with self.rig.lock:
+            stack = self.rig.virtual.stack(cell)
+            if len(stack) < count or count < 1:
+                raise ValueError(f"{cell} holds {len(stack)} objects, not {count}")
+            self.held.extend(self.rig.virtual.lift(cell) for _ in range(count))
+        self.sleep(self.step_ms / 1000)
+
+    def put_down(self, cell: str) -> None:
+        """Put everything the hand holds on a cell at once, in the order it was lifted (what lay under,
+        under): a knight with its rings lands as it was carried.  ValueError for an empty hand."""
+        if not self.held:
+            raise ValueError("the hand is empty")
+        for thing in self.held:
+            self._check(thing)
+        with self.rig.lock:
+            while self.held:
+                self.rig.virtual.place(cell, self.held.pop())
+        self.sleep(self.step_ms / 1000)
+
     def _tap(self, cell: str) -> None:
         stack = self.rig.virtual.stack(cell)
         model = self.rig.virtual.model
@@ -110,12 +132,16 @@ class Hands:
         with self.rig.lock:
             return self.rig.virtual.lift(cell)
 
-    def _place(self, cell: str, thing: Thing) -> None:
+    def _check(self, thing: Thing) -> None:
+        """ValueError unless this board has ``thing`` (its kind, and a colour only where it shows one)."""
         objects = self.rig.board.objects
         if thing.kind not in objects:
             raise ValueError(f"this board has no {thing.kind!r} (its objects: {', '.join(objects)})")
         if thing.colour not in objects[thing.kind].role.colours:
             shows = "no colour" if thing.colour is not None else "a colour (KIND:0 or KIND:1)"
             raise ValueError(f"a {thing.kind} on this board needs {shows}")
+
+    def _place(self, cell: str, thing: Thing) -> None:
+        self._check(thing)
         with self.rig.lock:
             self.rig.virtual.place(cell, thing)

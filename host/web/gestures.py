@@ -3,18 +3,29 @@
 The page sends what the player did - clicked a cell (a drag is a click where
 it starts and one where it ends), shift-clicked, right-clicked, clicked the
 tray, or tapped a cell to answer the board's question - and this decides what that means at the moment it
-is carried out, by what the hand holds then: a click lifts the top object
-into an empty hand and puts a held one down.  Deciding here, one gesture
-after another on the hands' own thread, keeps quick clicks right even when
-the page has not yet heard what the previous one did.
+is carried out, by what the hand holds then.  A click works as a person's
+hand does: into an empty hand it lifts what a hand lifts there by the game's
+rules (``Table.lifted``: a King of Rings knight with the rings it carries on
+its owner's turn, anything else alone), and a hand that holds something puts
+all of it down.  Shift-click is for the unusual: it lifts the top object
+alone onto what the hand holds.  The tray gives only what the game can still
+give (``left``: the page's counts), and takes back everything held.
+Deciding here, one gesture after another on the hands' own thread, keeps
+quick clicks right even when the page has not yet heard what the previous
+one did.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from engines.physical import Thing
 from host.sim.hands import Hands
 from host.sim.script import Action, parse_thing
 
 VERBS = ("click", "lift", "turn", "tap", "tray")
+
+Stack = tuple[Thing, ...]
 
 
 class GestureError(ValueError):
@@ -22,16 +33,29 @@ class GestureError(ValueError):
 
 
 class Gestures:
-    def __init__(self, hands: Hands, cells: set[str]) -> None:
+    """``lifted(stack)``: how many objects off its top a click lifts as one; ``left(thing)``: how many the
+    tray can still give, and that in the tray's words; ``named(thing)``: the object in the player's words."""
+
+    def __init__(
+        self,
+        hands: Hands,
+        cells: set[str],
+        lifted: Callable[[Stack], int],
+        left: Callable[[Thing], tuple[int, str]],
+        named: Callable[[Thing], str],
+    ) -> None:
         self.hands = hands
         self.cells = cells
+        self.lifted = lifted
+        self.left = left
+        self.named = named
 
     def perform(self, verb: str, cell: str = "", thing: str = "") -> None:
         """Carry out one gesture; GestureError says what was wrong."""
         try:
             if verb == "click":
                 self._click(self._cell(cell))
-            elif verb == "lift":  # shift-click: lift one more onto what the hand holds (a stack)
+            elif verb == "lift":  # shift-click: the top object alone, onto what the hand holds
                 self._do(Action(0, "lift", (self._cell(cell),)))
             elif verb == "turn":
                 self._do(Action(0, "turn", (self._cell(cell),)))
@@ -51,20 +75,26 @@ class Gestures:
 
     def _click(self, cell: str) -> None:
         if self.hands.held:
-            self._do(Action(0, "place", (cell,)))
-        elif self.hands.rig.virtual.stack(cell):
-            self._do(Action(0, "lift", (cell,)))
-        else:
+            self.hands.put_down(cell)
+            return
+        with self.hands.rig.lock:
+            stack = self.hands.rig.virtual.stack(cell)
+        if not stack:
             raise GestureError(f"{cell} is empty and your hand too: take a piece from the tray first")
+        self.hands.lift_stack(cell, self.lifted(stack))
 
     def _tray(self, text: str) -> None:
-        """A click on the tray puts the held object back, or takes the one clicked into an empty hand."""
+        """A click on the tray puts back what the hand holds, or takes the one clicked into an empty hand
+        while the box or the player's hand has one."""
         if self.hands.held:
-            self.hands.held.pop()
+            self.hands.held.clear()
             return
         thing = parse_thing(text)
         if thing.kind not in self.hands.rig.board.objects:
             raise GestureError(f"this board has no {thing.kind}")
+        count, words = self.left(thing)
+        if count <= 0:
+            raise GestureError(f"no {self.named(thing)} to take ({words})")
         self.hands.held.append(thing)
 
     def _do(self, action: Action) -> None:

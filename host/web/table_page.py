@@ -28,7 +28,7 @@ from host.sim.diff import hand_actions
 from host.sim.hands import Hands
 from host.web.gestures import Gestures
 from host.web.server import PageServer
-from host.web.view import goal, layout, picture
+from host.web.view import goal, layout, picture, tray
 from host.wiring.table import Table
 
 log = logging.getLogger(__name__)
@@ -45,8 +45,17 @@ class TablePage(Generic[P, M]):
         self.table = table
         self.server = server
         self.hands = Hands(table.rig) if table.rig is not None else None
+        game = table.game
         self.gestures = (
-            Gestures(self.hands, set(table.game.geometry.names)) if self.hands is not None else None
+            Gestures(
+                self.hands,
+                set(game.geometry.names),
+                lambda stack: game.table.lifted(game, table.session.view().position, stack),
+                self._left,
+                game.table.name,
+            )
+            if self.hands is not None
+            else None
         )
         self.message = ""
         self._model = SensorModel(table.board)
@@ -106,6 +115,18 @@ class TablePage(Generic[P, M]):
             )
         stacks = dict(self.table.game.cells(view.position))
         return picture(view, stacks, self.table.board, (), sorted(view.differing), self.message, target)
+
+    def _left(self, thing: Thing) -> tuple[int, str]:
+        """How many of ``thing`` the tray can give now, and its words there (on the hands' thread: the
+        session's view is one immutable moment)."""
+        rig = self.table.rig
+        assert rig is not None and self.hands is not None
+        with rig.lock:
+            stacks = rig.virtual.cells()
+        entry = tray(self.table.session.view(), self.table.board, stacks, self.hands.held).get(str(thing))
+        if entry is None:
+            return 0, "the game never gives one"
+        return int(str(entry["count"])), str(entry["words"])
 
     def _placements(self, view: SessionView[P, M], held: list[Thing]) -> frozenset[str]:
         """Where the object in the hand may go, when it came from the tray (a lifted one is the intent's)."""

@@ -53,6 +53,7 @@ def layout(game: Game[P, M], board: BoardSpec, simulated: bool) -> dict[str, obj
         "player_kind": table.player_kind,
         "simulated": simulated,
         "tray": [str(t) for t in tray_things(board)],
+        "carries": carries_words(table),
         "notation": table.notation,
         "voluntary_pass": table.voluntary_pass,
         "legend": [
@@ -62,6 +63,13 @@ def layout(game: Game[P, M], board: BoardSpec, simulated: bool) -> dict[str, obj
         ],
         "blinks": [{"blink": blink.value, "words": words} for blink, words in BLINK_WORDS.items()],
     }
+
+
+def carries_words(table: Table) -> str:
+    """What a click lifts with a carrier, for the page's help: 'a knight with the rings it carries'."""
+    riders = table.riders.many if table.riders is not None else "objects"
+    said = [f"{k.noun.indefinite} with the {riders} it carries" for k in table.objects if k.carries]
+    return " or ".join(said)
 
 
 def meanings(table: Table) -> frozenset[Meaning]:
@@ -116,7 +124,9 @@ def tray(
     place, King of Rings knights in hand, Space Tiles pieces and tiles) is each
     player's own pool: what the game says they hold, less what has been taken
     out for the move under way (the simulated board and hand hold more of it
-    than the committed position).  A reversible piece taken out is the mover's.
+    than the committed position), more what has been taken off the board (a
+    captured knight, a knight put in the box by mistake: the tray gives it
+    back).  A reversible piece taken out is the mover's.
     Other objects are counted in the box: the set, less what is out of it.
     """
     game, pos = view.game, view.position
@@ -137,7 +147,7 @@ def tray(
         else:
             same = lambda t, want=thing: t == want  # noqa: E731
             taken = _count(stacks, held, same) - _count(committed, (), same)
-        count = max(0, pool - max(0, taken))
+        count = max(0, pool - taken)  # what was taken off the board is back in the hand or the box
         owner_name = "" if thing.colour is None else f"{side_name(game, thing.colour)}: "
         out[str(thing)] = {"count": count, "words": owner_name + hand_words(game, thing.kind, count)}
     for name, count in box_counts(board, stacks, held).items():

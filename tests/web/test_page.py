@@ -55,16 +55,17 @@ NOTATION_EXAMPLE = {
     "go7": "d4 or pass",
     "amazons": "d1-d7/g7",
 }
-# Something the player to move may not do at the start: the opponent's object put on a cell.
-MISTAKE = {
-    "kingofrings": ("knight:1", "d4"),
-    "desdemona": ("stone:1", "e5"),
-    "spacetiles": ("piece:1", "e3"),
-    "flipfour": ("piece:1", "c3"),
-    "go7": ("stone:1", "d4"),
-    # A Black amazon reads as an arrow on Hall (both north pole down), which a turn may shoot first: a White
-    # amazon instead, on b9, where no White amazon's line from the start goes.
-    "amazons": ("amazon:0", "b9"),
+# Something the player to move may not do at the start (the gestures, and the cell that shows it): the
+# opponent's object from the box put on a cell, or where the box has none to give (RULES.md: the King of
+# Rings' hands start empty, every amazon stands on the board) a piece moved as it may not move: a knight
+# without rings jumped three squares, an amazon moved as a chess knight.
+MISTAKE: dict[str, tuple[list[Gesture], str]] = {
+    "kingofrings": ([("click", "a1"), ("click", "d4")], "d4"),
+    "desdemona": ([("tray", "stone:1"), ("click", "e5")], "e5"),
+    "spacetiles": ([("tray", "piece:1"), ("click", "e3")], "e3"),
+    "flipfour": ([("tray", "piece:1"), ("click", "c3")], "c3"),
+    "go7": ([("tray", "stone:1"), ("click", "d4")], "d4"),
+    "amazons": ([("click", "d1"), ("click", "e3")], "e3"),
 }
 
 
@@ -167,7 +168,7 @@ def gestures(page: Any, steps: list[Gesture]) -> None:
 
 def make(page: Any, game: Game[Any, Any], pos: Any, move: Any) -> str:
     """Make ``move`` with the mouse where a person could, else type it; says which."""
-    steps = plan(game, game.cells(pos), game.cells(game.play(pos, move)))
+    steps = plan(game, pos, game.cells(game.play(pos, move)))
     if steps == []:  # a pass: no hand makes it
         page.click("[data-button='pass']")
         return "button"
@@ -229,9 +230,10 @@ def test_a_game_through_the_page_in_every_kind_of_intent(game_id: str, page: Any
         assert serious_violations(page) == []
         screenshots(page, f"{game_id}-your_turn")
 
-        # A mistake: the opponent's object put on a cell; it is lit, and "Set up the board" puts it right.
-        thing, cell = MISTAKE[game_id]
-        gestures(page, [("tray", thing), ("click", cell)])
+        # A mistake (the opponent's object put on a cell, or a piece moved astray): it is lit, and "Set up
+        # the board" puts it right.
+        steps, cell = MISTAKE[game_id]
+        gestures(page, steps)
         wait_kind(page, "mistake")
         assert cell in lit(page) and "confirm" not in enabled(page)
         screenshots(page, f"{game_id}-mistake")
@@ -241,11 +243,11 @@ def test_a_game_through_the_page_in_every_kind_of_intent(game_id: str, page: Any
 
         # A piece lifted: where it may go is lit, and dotted where the cell is empty.
         moves = game.legal_moves(start)
-        plans = {m: plan(game, game.cells(start), game.cells(game.play(start, m))) for m in moves}
-        lifting = [m for m in moves if plans[m] and plans[m][0][0] == "lift"]
+        plans = {m: plan(game, start, game.cells(game.play(start, m))) for m in moves}
+        lifting = [m for m in moves if (p := plans[m]) and len(p) > 1 and p[0][0] == p[1][0] == "click"]
         if lifting:
             origin = plans[lifting[0]][0][1]
-            gesture(page, "lift", origin)
+            gesture(page, "click", origin)
             wait_kind(page, "lifted")
             shown = lit(page)
             puts = {c for c, meaning in shown.items() if meaning == "put"}
@@ -296,11 +298,7 @@ def test_a_game_through_the_page_in_every_kind_of_intent(game_id: str, page: Any
         # A turn under way: the first part of a move of two parts is on the board.
         moves = game.legal_moves(pos)
         sample = rng.sample(moves, min(len(moves), 60))  # Desdemona has ~2,000: a plan each costs
-        two_part = [
-            (m, p)
-            for m in sample
-            if (p := partial(plan(game, game.cells(pos), game.cells(game.play(pos, m)))))
-        ]
+        two_part = [(m, p) for m in sample if (p := partial(plan(game, pos, game.cells(game.play(pos, m)))))]
         if two_part:
             move, (first, rest) = two_part[0]
             gestures(page, first)

@@ -98,7 +98,7 @@ def test_the_ais_capture_of_a_knight_with_its_ring_on_top_ends_in_the_ais_positi
         assert "turn" not in legend_meanings(page) and "put" in legend_meanings(page)
         assert "turns a piece over" not in page.inner_text("#help")
 
-        gestures(page, [("click", "d3"), ("click", "d4")])  # the knight alone
+        gestures(page, [("lift", "d3"), ("click", "d4")])  # shift-click: the knight alone
         wait_ply(page, 3)
         pos = game.play_texts([*line, "d3-d4"])
         # The ring left on d3 and the knight's stack on d4 differ from the game unseen: a note under the

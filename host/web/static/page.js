@@ -391,8 +391,12 @@ function drawStatus() {
   const whose = picture.ai.name ? `${picture.ai.name}'s` : "the AI's";
   setup.textContent = picture.intent.kind === "ai_move" ? `Make ${whose} move` : "Set up the board";
   setup.disabled = !live || !picture.setup;
-  for (const control of document.querySelectorAll("#move-form input, #move-form button, #level, .tray-item")) {
+  for (const control of document.querySelectorAll("#move-form input, #move-form button, #level")) {
     control.disabled = !live;
+  }
+  // The tray gives only what the game can still give; with something in the hand any of it takes that back.
+  for (const item of document.querySelectorAll(".tray-item")) {
+    item.disabled = !live || (item.dataset.count === "0" && !picture.held.length);
   }
   // The past games are read from the board's computer too: nothing to ask while it is out of reach.
   for (const control of document.querySelectorAll(".past-game, #past-refresh")) control.disabled = !connected();
@@ -500,9 +504,11 @@ function showLayout() {
   // Turning over is offered only where something has two sides, as the legend's "turn" light is.
   const turning = Object.values(layout.objects).some((object) => object.role === "reversible");
   document.getElementById("help").textContent = layout.simulated
-    ? "Click a piece to lift it, click a cell to put it down, or drag it. Shift-click lifts one more piece onto those in your hand (a stack)"
+    ? "Click a piece to lift it, click a cell to put down all you hold, or drag it: a click lifts what a hand would"
+      + (layout.carries ? ` (${layout.carries} on its owner's turn)` : "")
+      + ". Shift-click lifts the top object alone, onto what you hold"
       + (turning ? "; right-click turns a piece over." : ".")
-      + " The tray is the box: click it to take a piece, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
+      + " The tray is the box: click it to take a piece while there is one, or to put back what you hold; drag a piece onto it to take it off the board. When the board asks which move you made, click a lit cell to tap it."
     : "This page mirrors the real board: play on the board. Cells whose sensors disagree with the game are outlined in red.";
   buildBoard();
   buildTray();
