@@ -61,11 +61,14 @@ class KingOfRingsTable(Table):
 
     def turn_words(self, game: GameView, pos: Any) -> str:
         """The ways a knight may move now (RULES.md): a step with no ring, a jump as far as its rings, a
-        drop from the hand; a pass only when none is possible."""
+        drop from the hand; a pass only when none is possible; and where a knight can be taken, that it
+        comes off first."""
         stacks = game.cells(pos)
         ways = set()
+        takes = False
         for move in game.legal_moves(pos):
             text = game.format_move(pos, move)
+            takes = takes or "x" in text
             if text.startswith("*"):
                 ways.add("drop")
             elif text != "pass":
@@ -73,7 +76,9 @@ class KingOfRingsTable(Table):
         said = [way for way in ("step", "jump", "drop") if way in ways]
         if not said:
             return "pass (no knight can step, jump or drop)"
-        return (", ".join(said[:-1]) + " or " if len(said) > 1 else "") + said[-1] + " a knight"
+        ways_said = (", ".join(said[:-1]) + " or " if len(said) > 1 else "") + said[-1] + " a knight"
+        # A knight taken leaves its rings to the taker (RULES.md): off first, or they would go on top of it.
+        return ways_said + ("; to take a knight, lift it off its square first" if takes else "")
 
     def cell_colour(self, game: GameView, index: int) -> str:
         """a1 is blue, or b1 with the ``blue_parity`` option (RULES.md)."""

@@ -11,7 +11,7 @@ from collections.abc import Hashable, Iterable, Sequence
 
 from engines.game import Game, M, P
 from engines.physical import Thing
-from engines.table import Table
+from engines.table import Role, Table
 from host.hardware.spec import Button
 from host.session import words
 from host.session.core import IDLE, Context, State, passable, remaining_of
@@ -214,10 +214,25 @@ def _lifted(
     what = game.table.named(held[going[0]], definite=True) if len(going) == 1 else "the pieces you hold"
     place, where = game.table.cell.one, words.cell_list(names[c] for c in going)
     if targets:
-        sentence = f"Put {what} from {where} on a green {place}."
+        sentence = f"Put {what} from {where} on a green {place}{_taking_first(ctx, state, targets, side)}."
     else:
         sentence = f"No legal move takes {what} from {where}: put it back."
     return Lifted(words.capital(sentence), scene, buttons, side=side, origins=origins, targets=targets)
+
+
+def _taking_first(ctx: Context[P, M], state: State[P, M], targets: Iterable[str], side: int) -> str:
+    """Where a move lands on the other side's piece (a King of Rings capture), that the piece comes off
+    first: put on top, what the hand holds would stand on it.  '' where no target holds one."""
+    game, table = ctx.game, ctx.game.table
+    stacks = game.cells(state.log.position)
+    moved = {game.geometry.names[i] for i in state.differing}  # a piece already off is not asked again
+    tops = {cell: stacks[cell][-1] for cell in targets if stacks[cell] and cell not in moved}
+    taken = sorted(c for c, t in tops.items() if table.kind(t.kind).role is Role.OWNED and t.colour != side)
+    if not taken:
+        return ""
+    named = {table.named((tops[cell],), definite=True) for cell in taken}
+    what = named.pop() if len(named) == 1 else "the piece"
+    return f"; to take {what} on {words.either(taken)}, lift it off first"
 
 
 def _finish(

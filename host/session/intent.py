@@ -82,6 +82,11 @@ class Intent:
     scene: Mapping[str, Light] = field(default_factory=dict, compare=False)
     buttons: frozenset[Button] = frozenset()
 
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """The instructions the intent asks the hands for, first first (none for most kinds)."""
+        return ()
+
     def summary(self) -> dict[str, object]:
         """The intent as JSON-ready data (kind, sentence, buttons) for the page and scripts."""
         return {
@@ -116,6 +121,10 @@ class TurnUnderWay(Intent):
     move: str = ""
     remaining: tuple[Step, ...] = ()
 
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.remaining
+
 
 @dataclass(frozen=True)
 class Confirm(Intent):
@@ -142,6 +151,10 @@ class Mistake(Intent):
     step: Step | None = None
     later: tuple[Step, ...] = ()
 
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.later if self.step is None else (self.step, *self.later)
+
 
 @dataclass(frozen=True)
 class AiThinking(Intent):
@@ -157,6 +170,10 @@ class AiMove(Intent):
     side: int = 1
     move: str = ""
     remaining: tuple[Step, ...] = ()
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.remaining
 
 
 @dataclass(frozen=True)
@@ -177,6 +194,10 @@ class Restore(Intent):
     reason: RestoreReason = RestoreReason.TAKE_BACK
     step: Step | None = None
     later: tuple[Step, ...] = ()
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        return self.later if self.step is None else (self.step, *self.later)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from engines.game import Game, M, P
+from engines.physical import Thing
 from host.session.intent import Step
 from host.session.lights import COLOUR_NAMES, Meaning
 from host.tracking.plan import Do
@@ -86,3 +87,13 @@ def steps_words(game: Game[P, M], steps: Sequence[Step]) -> str:
 def turn_words(game: Game[P, M], pos: P) -> str:
     """What the player to move may do now, in the game's terms."""
     return game.table.turn_words(game, pos)
+
+
+def holding(game: Game[P, M], thing: Thing, placeable: bool) -> str:
+    """What to do with an object a hand took from the box, which the sensors cannot see yet: where it may go
+    (``placeable``: a legal move on the way puts it down), else back to the box."""
+    table = game.table
+    held = f"{table.one(thing, definite=True)} in your hand"
+    if placeable:
+        return capital(f"put {held} on a green {table.cell.one}, or back in the box.")
+    return capital(f"no legal move puts {held} on the board now: put it back in the box.")

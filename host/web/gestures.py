@@ -4,10 +4,10 @@ The page sends what the player did - clicked a cell (a drag is a click where
 it starts and one where it ends), shift-clicked, right-clicked, clicked the
 tray, or tapped a cell to answer the board's question - and this decides what that means at the moment it
 is carried out, by what the hand holds then.  A click works as a person's
-hand does: into an empty hand it lifts what a hand lifts there by the game's
-rules (``Table.lifted``: a King of Rings knight with the rings it carries on
-its owner's turn, anything else alone), and a hand that holds something puts
-all of it down.  Shift-click is for the unusual: it lifts the top object
+hand does: into an empty hand it lifts what the lights ask to lift there, else
+what a hand lifts there by the game's rules (``Table.lifted``: a King of Rings
+knight with the rings it carries on its owner's turn, anything else alone),
+and a hand that holds something puts all of it down.  Shift-click is for the unusual: it lifts the top object
 alone onto what the hand holds.  The tray gives only what the game can still
 give (``left``: the page's counts), and takes back everything held.
 Deciding here, one gesture after another on the hands' own thread, keeps
@@ -33,14 +33,14 @@ class GestureError(ValueError):
 
 
 class Gestures:
-    """``lifted(stack)``: how many objects off its top a click lifts as one; ``left(thing)``: how many the
-    tray can still give, and that in the tray's words; ``named(thing)``: the object in the player's words."""
+    """``lifted(cell, stack)``: how many objects off its top a click lifts as one; ``left(thing)``: how
+    many the tray can still give, and that in the tray's words; ``named(thing)``: the object in words."""
 
     def __init__(
         self,
         hands: Hands,
         cells: set[str],
-        lifted: Callable[[Stack], int],
+        lifted: Callable[[str, Stack], int],
         left: Callable[[Thing], tuple[int, str]],
         named: Callable[[Thing], str],
     ) -> None:
@@ -81,7 +81,7 @@ class Gestures:
             stack = self.hands.rig.virtual.stack(cell)
         if not stack:
             raise GestureError(f"{cell} is empty and your hand too: take a piece from the tray first")
-        self.hands.lift_stack(cell, self.lifted(stack))
+        self.hands.lift_stack(cell, self.lifted(cell, stack))
 
     def _tray(self, text: str) -> None:
         """A click on the tray puts back what the hand holds, or takes the one clicked into an empty hand

@@ -26,6 +26,7 @@ from host.session.intent import AiMove, Choose, Confirm, Intent, Lifted
 from host.session.session_view import SessionView
 from host.sim.diff import hand_actions
 from host.sim.hands import Hands
+from host.tracking.plan import Do
 from host.web.gestures import Gestures
 from host.web.server import PageServer
 from host.web.view import goal, layout, picture, tray
@@ -50,7 +51,7 @@ class TablePage(Generic[P, M]):
             Gestures(
                 self.hands,
                 set(game.geometry.names),
-                lambda stack: game.table.lifted(game, table.session.view().position, stack),
+                self._lifted,
                 self._left,
                 game.table.name,
             )
@@ -116,6 +117,19 @@ class TablePage(Generic[P, M]):
         stacks = dict(self.table.game.cells(view.position))
         return picture(view, stacks, self.table.board, (), sorted(view.differing), self.message, target)
 
+    def _lifted(self, cell: str, stack: tuple[Thing, ...]) -> int:
+        """What a click lifts off ``cell``: what the lights ask to lift or take off there (a knight with
+        its rings to the box while the board is set back), else what a hand lifts by the game's rules
+        (``Table.lifted``).  On the hands' thread: the session's view is one immutable moment."""
+        view = self.table.session.view()
+        game = self.table.game
+        for step in view.intent.steps:
+            things = step.things
+            asked = step.source == cell and step.do in (Do.MOVE, Do.REMOVE) and 0 < len(things) <= len(stack)
+            if asked and game.table.same_stack(stack[-len(things) :], things):
+                return len(things)
+        return game.table.lifted(game, view.position, stack)
+
     def _left(self, thing: Thing) -> tuple[int, str]:
         """How many of ``thing`` the tray can give now, and its words there (on the hands' thread: the
         session's view is one immutable moment)."""
@@ -128,10 +142,11 @@ class TablePage(Generic[P, M]):
             return 0, "the game never gives one"
         return int(str(entry["count"])), str(entry["words"])
 
-    def _placements(self, view: SessionView[P, M], held: list[Thing]) -> frozenset[str]:
-        """Where the object in the hand may go, when it came from the tray (a lifted one is the intent's)."""
+    def _placements(self, view: SessionView[P, M], held: list[Thing]) -> frozenset[str] | None:
+        """Where the object in the hand may go, when it came from the tray (a lifted one is the intent's):
+        None while the hand holds nothing from the tray."""
         if not held or isinstance(view.intent, Lifted):
-            return frozenset()
+            return None
         key = (view.moves, view.intent.sentence, view.differing, str(held[-1]))
         if self._places is None or self._places[0] != key:
             self._places = (key, self.table.session.placements(held[-1]))

@@ -18,6 +18,7 @@ from engines.game import Game, M, MoveError, P
 from engines.physical import Thing
 from engines.table import SHARED, Noun, Role, Table
 from host.hardware.spec import BoardSpec
+from host.session import words
 from host.session.intent import AiMove, Choose, Confirm, GameOver, Kind, Lifted, TurnUnderWay
 from host.session.lights import BLINK_WORDS, DIM, LEGEND, Light, Meaning
 from host.session.session_view import SessionView
@@ -347,7 +348,7 @@ def picture(
     target: P | None = None,
     can_set_up: bool = False,
     unseen: Mapping[str, Sequence[Thing]] | None = None,
-    placements: Iterable[str] = (),
+    placements: Iterable[str] | None = None,
 ) -> dict[str, object]:
     """Everything the page shows now.
 
@@ -358,12 +359,20 @@ def picture(
     can carry out what the lights ask.  ``unseen`` (simulated board only):
     cells where the board holds something else than the game believes but the
     sensors cannot tell, with what the game believes stands there.  ``placements``: where a legal
-    move puts the object the hand took from the tray (dots, as for a lifted piece's targets).
+    move puts the object the hand took from the tray, None while it holds none.  The sensors cannot see
+    a hand above the board, so the board's own intent does not know of it; the page does, and shows it
+    as it shows a lifted piece: the cells lit green with a dot, and a sentence for what is held.
     """
     game, pos = view.game, view.position
     score = game.score(pos)
     moves = view.moves
     intent = view.intent
+    leds = {cell: light_json(light) for cell, light in sorted(intent.scene.items())}
+    status = view.status
+    if placements is not None and held:
+        places = sorted(placements)
+        leds |= {cell: light_json(Light(Meaning.PUT)) for cell in places}
+        status = words.holding(game, held[-1], bool(places))
     return {
         "type": "picture",
         "cells": {name: [str(t) for t in stack] for name, stack in stacks.items() if stack},
@@ -371,13 +380,13 @@ def picture(
         "unseen": {cell: unseen_words(view, things) for cell, things in sorted((unseen or {}).items())},
         "held": [str(t) for t in held],
         "tray": tray(view, board, stacks, held),
-        "leds": {cell: light_json(light) for cell, light in sorted(intent.scene.items())},
-        "targets": sorted(intent.targets) if isinstance(intent, Lifted) else sorted(placements),
+        "leds": leds,
+        "targets": sorted(intent.targets) if isinstance(intent, Lifted) else sorted(placements or ()),
         "ghosts": ghosts(view, target, stacks),
         "last_move": sorted(view.last_move),
         "stacks": badges(game, stacks, game.cells(pos)),
         "intent": intent_json(view),
-        "status": view.status,
+        "status": status,
         "notices": list(view.notice_words),
         "to_move": None if game.is_over(pos) else game.to_move(pos),
         "players": players_json(game, pos, view.ai.side if view.ai is not None else None),

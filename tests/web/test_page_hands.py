@@ -6,13 +6,14 @@ What the board should show is worked out from RULES.md and the engines, never re
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from engines import registry
-from tests.web.conftest import screenshots, served
+from tests.web.conftest import import_game, old_journal, screenshots, served
 from tests.web.plan import Gesture, plan
-from tests.web.test_page import WAIT_MS, drawn, finished, gesture, status, wait_kind, wait_ply
+from tests.web.test_page import WAIT_MS, drawn, finished, gesture, lit, marked, status, wait_kind, wait_ply
 from tests.web.test_page_cases import same_to_the_game
 
 
@@ -87,3 +88,121 @@ def test_a_whole_king_of_rings_game_by_plain_clicks_and_drags(page: Any, tmp_pat
         assert page.locator("#moves .ply").all_inner_texts() == texts
         assert page.is_hidden("#unseen") and ("wins" in status(page) or "draw" in status(page))
         screenshots(page, "kingofrings-hands-game_over")
+
+
+def follow_the_steps(page: Any, done: set[str]) -> None:
+    """Do what the sentence asks, by plain clicks, as a person reading it would: take off, move or put (what
+    to put is drawn faintly on its cell, and comes from the tray).  A ring put down is not felt by the
+    sensors, so the sentence goes on naming it: what was ``done`` is not done again, as a person would not."""
+    sentence = status(page)
+    said = sentence.split(". ", 1)[1].split(" (")[0].rstrip(".").split("; ")
+    for step in said:
+        first = step[:1].upper() + step[1:]
+        if first in done:
+            continue
+        done.add(first)
+        if found := re.match(r"Take .+ off (\w+)$", first):
+            steps: list[Gesture] = [("click", found[1]), ("tray", "")]
+        elif found := re.match(r"Move .+ from (\w+) to (\w+)$", first):
+            steps = [("click", found[1]), ("click", found[2])]
+        elif found := re.match(r"Put .+ on (\w+)$", first):
+            ghost = page.get_attribute(f"{cell(found[1])} .ghost .thing", "data-thing")
+            steps = [("tray", str(ghost)), ("click", found[1])]
+        else:
+            raise AssertionError(f"not an instruction: {first!r} in {sentence!r}")
+        by_hand(page, steps, dragging=False)
+        page.wait_for_selector("#hand[data-held='']", timeout=WAIT_MS)
+    page.wait_for_function("s => document.getElementById('status').textContent !== s", arg=sentence)
+
+
+def test_new_game_set_up_by_following_the_lights_leaves_no_ring_astray(page: Any, tmp_path: Path) -> None:
+    """Issue 41 item 1: after New game, knights with rings taken off as the sentence asks ("take Dark's knight
+    with its ring off f4") leave no ring behind, so no note stays under the board: the start position of
+    RULES.md, every ring on its square."""
+    game = registry.make("kingofrings")
+    texts = finished(game, 92)[:6]
+    with served("kingofrings", tmp_path, "--humans") as url:
+        page.goto(url)
+        for ply, text in enumerate(texts, start=1):
+            wait_kind(page, "your_turn")
+            page.fill("#move-text", text)
+            page.click("#move-form button[type=submit]")
+            wait_ply(page, ply)
+        page.click("[data-button='new_game']")
+        done: set[str] = set()
+        while wait_kind(page, "restore", "your_turn") == "restore":
+            follow_the_steps(page, done)
+        wait_ply(page, 0)
+        page.wait_for_timeout(1000)  # a note would be drawn by now
+        assert page.is_hidden("#unseen"), page.inner_text("#unseen")
+        assert drawn(page) == {c: as_text(stack) for c, stack in game.cells(game.start()).items()}
+
+
+def test_a_tile_from_the_tray_lights_its_cells_and_the_sentence_says_what_to_do(
+    page: Any, tmp_path: Path
+) -> None:
+    """Issue 41 item 6.  RULES.md: a turn's tile goes next to a tile, and at the start (no piece to move) only
+    where it touches two or more: the 8 cells around the centre 9 that are not its corners' outer
+    neighbours (hand-checked on the board's drawing), each lit green as a lifted piece's places are, and
+    the sentence says what the hand holds and where it goes."""
+    game = registry.make("spacetiles")
+    start = game.start()
+    tiles = {text.split(":")[0] for text in game.legal_texts(start)}
+    assert len(tiles) == 8
+    with served("spacetiles", tmp_path) as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        before = status(page)
+        gesture(page, "tray", "tile")
+        page.wait_for_selector("#hand[data-held='tile']", timeout=WAIT_MS)
+        page.wait_for_selector("#board .cell[data-led='put']", timeout=WAIT_MS)
+        assert lit(page) == {cell: "put" for cell in tiles}
+        assert marked(page, ".target") == tiles
+        assert status(page) == "Put the tile in your hand on a green cell, or back in the box."
+        screenshots(page, "spacetiles-hands-tray_tile")
+        gesture(page, "tray", "")
+        page.wait_for_selector("#hand[data-held='']", timeout=WAIT_MS)
+        page.wait_for_function("s => document.getElementById('status').textContent === s", arg=before)
+        assert lit(page) == {}
+
+
+CAPTURE = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]  # Light's b3 (1 ring) may take Dark's a4 (2 rings): b3xa4
+
+
+def test_a_capture_says_to_lift_the_taken_knight_off_first_and_its_rings_stay(
+    page: Any, tmp_path: Path
+) -> None:
+    """Issue 41 item 1.  RULES.md: a knight that lands on an enemy knight takes all its rings, and the enemy
+    knight leaves the board (to its owner's hand: it held rings).  The sentence says to lift it off first
+    (else the rings carried would go on top of it); a plain click on it lifts it alone, since it is not the
+    mover's, and a drag carries the taker with its ring onto the rings left there."""
+    game = registry.make("kingofrings")
+    pos = game.play_texts(CAPTURE)
+    after = game.play_texts([*CAPTURE, "b3xa4"])
+    import_game(tmp_path, "kingofrings", old_journal("kingofrings", CAPTURE))
+    with served("kingofrings", tmp_path, "--humans", new=False) as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        assert (
+            status(page)
+            == "Light to move: step or jump a knight; to take a knight, lift it off its square first."
+        )
+        # Every ring is on the board (RULES.md: 35 at the start, none ever goes back): the box gives none.
+        assert page.is_disabled("#tray [data-thing='ring_silver']")
+        assert "0 in the box" in page.inner_text("#tray [data-thing='ring_silver']")
+        gesture(page, "click", "b3")
+        wait_kind(page, "lifted")
+        assert status(page) == (
+            "Put Light's knight with its ring from b3 on a green square; to take Dark's knight on a4, "
+            "lift it off first."
+        )
+        screenshots(page, "kingofrings-hands-lifted_capture")
+        gesture(page, "click", "b3")
+        wait_kind(page, "your_turn")
+        drag(page, cell("a4"), "#tray .tray-item:visible >> nth=0")
+        page.wait_for_selector("#hand[data-held='']", timeout=WAIT_MS)
+        assert drawn(page)["a4"] == as_text(game.cells(pos)["a4"][:-1])  # its two rings stay
+        drag(page, cell("b3"), cell("a4"))
+        wait_ply(page, len(CAPTURE) + 1)
+        assert same_to_the_game(drawn(page)["a4"], as_text(game.cells(after)["a4"]))
+        assert "1 knight in hand" in page.inner_text("#players li[data-side='1']")
