@@ -199,6 +199,15 @@ def partial(steps: list[Gesture] | None) -> tuple[list[Gesture], list[Gesture]] 
     return None
 
 
+def type_moves(page: Any, texts: list[str]) -> None:
+    """Each move typed in its turn, from the start of the game: the hands make it."""
+    for ply, text in enumerate(texts, start=1):
+        wait_kind(page, "your_turn")
+        page.fill("#move-text", text)
+        page.click("#move-form button[type=submit]")
+        wait_ply(page, ply)
+
+
 def set_up(page: Any) -> None:
     page.wait_for_selector("#setup:not([disabled])", timeout=WAIT_MS)
     page.click("#setup")
@@ -357,11 +366,7 @@ def test_a_group_taken_off_stone_by_stone_and_a_stone_lifted(page: Any, tmp_path
     setup = ["c5", "c4", "b4", "d4", "e4", "pass", "d5", "pass", "c3", "pass"]
     with served("go7", tmp_path, "--humans") as url:
         page.goto(url)
-        for ply, text in enumerate(setup, start=1):
-            wait_kind(page, "your_turn")
-            page.fill("#move-text", text)
-            page.click("#move-form button[type=submit]")
-            wait_ply(page, ply)
+        type_moves(page, setup)
         wait_kind(page, "your_turn")
         gestures(page, [("tray", "stone:0"), ("click", "d3")])
         wait_kind(page, "turn_under_way")

@@ -13,7 +13,18 @@ from typing import Any
 from engines import registry
 from tests.web.conftest import import_game, old_journal, screenshots, served
 from tests.web.plan import Gesture, plan
-from tests.web.test_page import WAIT_MS, drawn, finished, gesture, lit, marked, status, wait_kind, wait_ply
+from tests.web.test_page import (
+    WAIT_MS,
+    drawn,
+    finished,
+    gesture,
+    lit,
+    marked,
+    status,
+    type_moves,
+    wait_kind,
+    wait_ply,
+)
 from tests.web.test_page_cases import same_to_the_game
 
 
@@ -123,11 +134,7 @@ def test_new_game_set_up_by_following_the_lights_leaves_no_ring_astray(page: Any
     texts = finished(game, 92)[:6]
     with served("kingofrings", tmp_path, "--humans") as url:
         page.goto(url)
-        for ply, text in enumerate(texts, start=1):
-            wait_kind(page, "your_turn")
-            page.fill("#move-text", text)
-            page.click("#move-form button[type=submit]")
-            wait_ply(page, ply)
+        type_moves(page, texts)
         page.click("[data-button='new_game']")
         done: set[str] = set()
         while wait_kind(page, "restore", "your_turn") == "restore":
