@@ -41,6 +41,21 @@ class SpaceTilesTable(Table):
         "place a tile, then move one of your pieces one step if the tile touches one tile, or else place "
         "one piece fewer than the tiles it touches"
     )
+    def turn_words(self, game: GameView, pos: Any) -> str:
+        """The turn as far as it can be made now (RULES.md: a tile whose step 2 cannot be done in full is
+        not legal): the first turn has no piece to move, so its tile touches two tiles or more."""
+        actions = {text.split(":", 1)[1] for text in game.legal_texts(pos)}
+        moving = any("-" in action for action in actions)
+        placing = any("-" not in action for action in actions)
+        if moving and not placing:
+            return "place a tile that touches one tile, then move one of your pieces one step"
+        if placing and not moving:
+            return (
+                "place a tile that touches two tiles or more, then place one piece fewer than the tiles it "
+                "touches"
+            )
+        return super().turn_words(game, pos)
+
     endings: ClassVar[Mapping[str, str]] = {
         "a run of 6 or more": "{mover} made a run of {length} pieces in a row, and loses.",
         "a run of 4 of one's own": "{mover} made a run of {length} {mover} pieces, and wins.",

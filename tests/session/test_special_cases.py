@@ -386,7 +386,8 @@ def test_each_turn_is_said_in_the_game_s_terms_and_offers_only_what_can_be_done(
         "Light to move: step or jump a knight; to take a knight, lift it off its square first."
     )
     spacetiles, _, _ = session_on("spacetiles-reed")
+    # RULES.md: no piece of Orange's stands on the board yet, so no turn moves one (issue 41 item 5).
     assert spacetiles.intent.sentence == (
-        "Orange to move: place a tile, then move one of your pieces one step if the tile touches one tile, "
-        "or else place one piece fewer than the tiles it touches."
+        "Orange to move: place a tile that touches two tiles or more, then place one piece fewer than the "
+        "tiles it touches."
     )
