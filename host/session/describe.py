@@ -272,12 +272,43 @@ def _finish(
         carried = _alike(table, [s.things for s in moving])
         clauses.append(f"move {carried} from a yellow {place} to a green one")
     if putting:
-        put = _alike(table, [s.things for s in putting], definite=False)
-        clauses.append(f"put {put} on a green {place}")
+        clauses.append(_puts(table, [(names[s.target], s.things) for s in putting if s.target is not None]))
     # Nothing to light (every move on the way reads as made but for an object to come off): no instruction
     # would be true of all of them.
     said = f": {words.either(clauses)}" if clauses else ", or put back what you changed"
     return TurnUnderWay(f"Finish your turn{said}.", scene, buttons, side=side)
+
+
+NAMED_CELLS = 4  # a put to so many cells at most is said with its cells
+
+
+def _puts(table: Table, puts: Sequence[tuple[str, tuple[Thing, ...]]]) -> str:
+    """What goes where, where different objects may be put: 'put a Black stone on g1, or a White stone on
+    any other green square' (a Desdemona capture wants the mover's colour, a shot the other's).  The
+    largest group is said by its lights alone, the others by their cells."""
+    place = table.cell.one
+    where: dict[Thing, set[str]] = {}
+    for cell, things in puts:
+        if things:
+            where.setdefault(things[-1], set()).add(cell)
+    if len(where) <= 1:
+        put = _alike(table, [things for _, things in puts], definite=False)
+        return f"put {put} on a green {place}"
+    groups = sorted(where.items(), key=lambda group: (len(group[1]), str(group[0])))
+    *named, (last, rest) = groups
+    others = set().union(*(cells for _, cells in named))
+    said = [
+        f"{table.one(thing, definite=False)} on {words.either(words.cells_sorted(cells))}"
+        for thing, cells in named
+    ]
+    if len(rest) <= NAMED_CELLS:
+        tail = f"on {words.either(words.cells_sorted(rest))}"
+    elif others.isdisjoint(rest):
+        tail = f"on any other green {place}"
+    else:
+        tail = f"on a green {place}"
+    said.append(f"{table.one(last, definite=False)} {tail}")
+    return "put " + ", ".join(said[:-1]) + ", or " + said[-1]
 
 
 def _alike(table: Table, stacks: Sequence[tuple[Thing, ...]], definite: bool = True) -> str:

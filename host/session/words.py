@@ -22,9 +22,14 @@ def side_name(game: Game[P, M], side: int) -> str:
     return game.table.side(side)
 
 
+def cells_sorted(cells: Iterable[str]) -> list[str]:
+    """Cell names by file, then rank as a number: 'a2' before 'a10'."""
+    return sorted(cells, key=lambda c: (c[0], int(c[1:]) if c[1:].isdigit() else 0))
+
+
 def cell_list(cells: Iterable[str]) -> str:
     """'c3', 'c3 and d3', 'c3, d3 and e3'."""
-    names = sorted(cells, key=lambda c: (c[0], int(c[1:]) if c[1:].isdigit() else 0))
+    names = cells_sorted(cells)
     if len(names) <= 1:
         return "".join(names)
     return ", ".join(names[:-1]) + " and " + names[-1]

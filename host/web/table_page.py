@@ -140,7 +140,9 @@ class TablePage(Generic[P, M]):
         entry = tray(self.table.session.view(), self.table.board, stacks, self.hands.held).get(str(thing))
         if entry is None:
             return 0, "the game never gives one"
-        return int(str(entry["count"])), str(entry["words"])
+        count = entry["count"]
+        assert isinstance(count, int)
+        return count, str(entry["words"]) or f"{count} in the box"
 
     def _placements(self, view: SessionView[P, M], held: list[Thing]) -> frozenset[str] | None:
         """Where the object in the hand may go, when it came from the tray (a lifted one is the intent's):

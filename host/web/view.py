@@ -128,7 +128,9 @@ def tray(
     than the committed position), more what has been taken off the board (a
     captured knight, a knight put in the box by mistake: the tray gives it
     back).  A reversible piece taken out is the mover's.
-    Other objects are counted in the box: the set, less what is out of it.
+    Other objects are counted in the box: the set, less what is out of it; a
+    two-sided object's one box once, by its first compartment (its other has
+    no words), as both show the same stones.
     """
     game, pos = view.game, view.position
     hands = game.hands(pos)
@@ -151,10 +153,25 @@ def tray(
         count = max(0, pool - taken)  # what was taken off the board is back in the hand or the box
         owner_name = "" if thing.colour is None else f"{side_name(game, thing.colour)}: "
         out[str(thing)] = {"count": count, "words": owner_name + hand_words(game, thing.kind, count)}
+    said: set[str] = set()  # two-sided kinds whose one box is counted already
     for name, count in box_counts(board, stacks, held).items():
-        if name not in out:
+        if name in out:
+            continue
+        kind = parse_kind(name)
+        if board.objects[kind].role is not Role.REVERSIBLE:
             out[name] = {"count": count, "words": f"{count} in the box"}
+            continue
+        # One box of two-sided stones, whichever side a hand turns up: counted once, under the first.
+        noun = game.table.kind(kind).noun
+        words_said = "" if kind in said else f"{noun.count(count)} in the box, either side up"
+        out[name] = {"count": count, "words": words_said}
+        said.add(kind)
     return out
+
+
+def parse_kind(name: str) -> str:
+    """The kind of a tray compartment's name ('stone:1' -> 'stone')."""
+    return name.partition(":")[0]
 
 
 def box_counts(board: BoardSpec, stacks: Stacks, held: Sequence[Thing]) -> dict[str, int]:

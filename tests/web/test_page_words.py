@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from tests.web.conftest import PHONE, screenshots, served
-from tests.web.test_page import status, type_moves, wait_kind, wait_ply
+from tests.web.conftest import PHONE, import_game, old_journal, screenshots, served
+from tests.web.test_page import WAIT_MS, lit, status, type_moves, wait_kind, wait_ply
 
 DESKTOP = {"width": 1200, "height": 900}
 
@@ -61,3 +61,44 @@ def test_space_tiles_offers_to_move_a_piece_only_once_the_player_has_one(page: A
         pos = game.play_texts(line)
         assert any("-" in text for text in game.legal_texts(pos))  # d2 may step now
         assert "then move one of your pieces one step if the tile touches one tile" in status(page)
+
+
+SHOT_OR_CAPTURE = ["j7-i6", "a7-c9/c3", "g1-a7/b8"]  # White's queen c9-c4 may then take c3 by a stone on c2
+
+
+def test_desdemona_says_which_colour_goes_where_and_counts_its_one_box_once(
+    page: Any, tmp_path: Path
+) -> None:
+    """Item 2.  RULES.md: after the queen move a shot puts a stone of the opponent's colour (Black) on a
+    square the queen could reach, and a capture one of the mover's (White) beyond a line of Black stones:
+    from c4, Black's c3 lies between it and the empty c2, which no shot reaches (the engine agrees).  The
+    stones are two-sided, so the box is one count, which a stone taken lowers by one."""
+    game = registry.make("desdemona")
+    pos = game.play_texts(SHOT_OR_CAPTURE)
+    texts = [t for t in game.legal_texts(pos) if t.startswith("c9-c4")]
+    assert "c9-c4xc2" in texts and "c9-c4/c2" not in texts and len(texts) == 27
+    import_game(tmp_path, "desdemona", old_journal("desdemona", SHOT_OR_CAPTURE))
+    with served("desdemona", tmp_path, "--humans", new=False) as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        tray = page.locator("#tray .tray-item .count").all_inner_texts()
+        stones = [t for t in tray if "stone" in t]
+        assert len(stones) == 2 and sum("in the box" in t for t in stones) == 1, stones
+        count = int(next(t for t in stones if "in the box" in t).split(": ")[1].split()[0])
+        page.drag_and_drop("#board [data-cell='c9']", "#board [data-cell='c4']")
+        wait_kind(page, "turn_under_way")
+        assert (
+            status(page)
+            == "Finish your turn: put a White stone on c2, or a Black stone on any other green square."
+        )
+        assert lit(page)["c2"] == "put"
+        screenshots(page, "desdemona-shot_or_capture")
+        page.click("#tray [data-thing='stone:1']")
+        page.wait_for_selector("#hand[data-held='stone:1']", timeout=WAIT_MS)
+        now = page.locator("#tray .tray-item .count").all_inner_texts()
+        box = f"Black stone: {count - 1} stones in the box, either side up"
+        assert [t for t in now if "stone" in t] == [box, "White stone"]
+        page.click("#board [data-cell='c2']")
+        page.click("#board [data-cell='c3']", button="right")  # the Black stone between turned to White
+        wait_ply(page, len(SHOT_OR_CAPTURE) + 1)
+        assert page.locator("#moves .ply").all_inner_texts()[-1] == "c9-c4xc2"

@@ -361,8 +361,11 @@ function drawTray() {
     item.hidden = !entry;
     if (!entry) continue;
     item.dataset.count = entry.count;
-    item.querySelector(".count").textContent = `${describeThing(item.dataset.thing)}: ${entry.words.replace(/^[^:]*: /, "")}`;
-    item.setAttribute("aria-label", `take a ${describeThing(item.dataset.thing)} (${entry.words})`);
+    // A two-sided object's one box is counted once, under its first compartment: the other has no words.
+    const name = describeThing(item.dataset.thing);
+    const words = entry.words.replace(/^[^:]*: /, "");
+    item.querySelector(".count").textContent = words ? `${name}: ${words}` : name;
+    item.setAttribute("aria-label", `take a ${name}` + (entry.words ? ` (${entry.words})` : " (the same box)"));
   }
 }
 
