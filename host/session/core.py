@@ -26,7 +26,7 @@ from host.hardware.spec import Button
 from host.session.intent import Intent, RestoreReason, YourTurn
 from host.tracking.candidates import Candidate, Expectations, Route
 from host.tracking.evidence import Evidence
-from host.tracking.plan import Step
+from host.tracking.plan import Do, Step
 from host.tracking.tracker import Seen, Tracker, Verdict
 
 
@@ -335,6 +335,28 @@ def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]
     return state
 
 
+def in_hand_order(
+    choices: Sequence[Candidate[Hashable]], evidence: Evidence
+) -> tuple[Candidate[Hashable], ...]:
+    """The choices the hands' order agrees with first, so that the one shown is the move made as far as the
+    sensors can tell: a turn lands its piece before it puts the object that follows (a Desdemona queen
+    before its shot, an amazon before its arrow), so a choice whose piece lands on a cell filled after
+    the cell it puts an object on goes later.  Otherwise the order stays."""
+
+    def out_of_order(choice: Candidate[Hashable]) -> int:
+        lands = [s.target for s in choice.steps if s.do is Do.MOVE and s.target is not None]
+        puts = [s.target for s in choice.steps if s.do is Do.PUT and s.target is not None]
+        filled = {cell: evidence.first_left(cell) for cell in (*lands, *puts)}
+        return sum(
+            1
+            for land in lands
+            for put in puts
+            if (a := filled[land]) is not None and (b := filled[put]) is not None and a > b
+        )
+
+    return tuple(sorted(choices, key=out_of_order))
+
+
 def _watch_taps(ctx: Context[P, M], state: State[P, M]) -> State[P, M]:
     """While asking, a cell lifted and put back (or touched with a piece) answers.
 
@@ -446,7 +468,9 @@ def _evaluate(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) 
     if verdict.seen is Seen.MATCH and verdict.match is not None and settled:
         return _commit(ctx, state, verdict.match, effects)
     if verdict.seen is Seen.AMBIGUOUS and settled and state.asking is None:
-        return replace(state, asking=Asking(verdict.choices, state.reading or ()))
+        return replace(
+            state, asking=Asking(in_hand_order(verdict.choices, state.evidence), state.reading or ())
+        )
     if state.asking is not None and settled and state.reading != state.asking.base:
         return replace(state, asking=None)  # the board moved on: the question no longer stands
     if verdict.seen is Seen.MISMATCH and settled:

@@ -336,19 +336,36 @@ def _choose(ctx: Context[P, M], state: State[P, M], buttons: frozenset[Button]) 
     labels = tuple(c.label for c in asking.choices)
     place = ctx.game.table.cell
     if all(c.changed == choice.changed for c in asking.choices):
-        # The same cells either way: say what differs, since a tap cannot pick by cell.
+        # The same cells either way: say what differs, since a tap cannot pick by cell: any tap shows the
+        # next choice (core._watch_taps), which is named.
         each = [f"{c.label} leaves {_result_words(ctx, c, asking.choices)}" for c in asking.choices]
+        following = asking.choices[(asking.highlight + 1) % len(asking.choices)].label
         sentence = (
             f"Which move did you make? The sensors cannot tell {' from '.join(labels)}: {'; '.join(each)}. "
-            f"Press Confirm for {choice.label} (shown), or tap a lit {place.one} to show the other move."
+            f"Press Confirm for {choice.label} (shown), or tap any lit {place.one} (lift what is on it and "
+            f"put it back) to show {following} instead."
         )
     else:
         sentence = (
             f"Which move did you make? The sensors cannot tell {words.either(labels)} apart. "
-            f"Tap a blue {place.one} that only your move changed (lift what is on it and put it back, or "
-            f"touch it), or press Confirm for {choice.label} (shown)."
+            f"Tap {_picks(ctx, asking.choices)} (lift what is on it and put it back, or touch it), or press "
+            f"Confirm for {choice.label} (shown)."
         )
     return Choose(sentence, scene, buttons, choices=labels, shown=choice.label)
+
+
+def _picks(ctx: Context[P, M], choices: Sequence[Candidate[Hashable]]) -> str:
+    """Which cell a tap picks which choice by: one that choice changes and no other does, as
+    core._watch_taps takes it ('g3 for g3:d3 or c3 for c3:d3'); a choice without one is left out."""
+    names = ctx.game.geometry.names
+    everywhere = frozenset.intersection(*(c.changed for c in choices))
+    said = []
+    for choice in choices:
+        others = set().union(*(c.changed - everywhere for c in choices if c is not choice))
+        own = words.cells_sorted(names[i] for i in choice.changed - everywhere - others)
+        if own:
+            said.append(f"{words.either(own)} for {choice.label}")
+    return words.either(said) if said else f"a {ctx.game.table.cell.one} only your move changed"
 
 
 def _result_words(

@@ -102,3 +102,36 @@ def test_desdemona_says_which_colour_goes_where_and_counts_its_one_box_once(
         page.click("#board [data-cell='c3']", button="right")  # the Black stone between turned to White
         wait_ply(page, len(SHOT_OR_CAPTURE) + 1)
         assert page.locator("#moves .ply").all_inner_texts()[-1] == "c9-c4xc2"
+
+
+def shown_choice(page: Any, move: str) -> None:
+    page.wait_for_selector(f"#status[data-kind='choose'][data-move='{move}']", timeout=WAIT_MS)
+
+
+def test_desdemona_asks_with_the_move_made_shown_and_says_what_a_tap_shows(page: Any, tmp_path: Path) -> None:
+    """Item 3.  RULES.md: a shot may land on a square the queen passed; on reed switches a queen on a10 with
+    a stone on a8 reads as a queen on a8 with a stone on a10.  The queen was put down first, so the move
+    shown is the one made (a7-a10/a8), and the sentence names what a tap shows instead."""
+    with served("desdemona", tmp_path, "--humans", "--board", "desdemona-reed") as url:
+        page.goto(url)
+        type_moves(page, ["a4-a6"])
+        wait_kind(page, "your_turn")
+        page.drag_and_drop("#board [data-cell='a7']", "#board [data-cell='a10']")
+        wait_kind(page, "turn_under_way")
+        page.click("#tray [data-thing='stone:0']")
+        page.click("#board [data-cell='a8']")
+        shown_choice(page, "a7-a10/a8")
+        assert status(page).endswith(
+            "Press Confirm for a7-a10/a8 (shown), or tap any lit square (lift what is on it and put it "
+            "back) to show a7-a8/a10 instead."
+        )
+        assert "a7-a10/a8 leaves the Black stone on a8 and the White queen on a10" in status(page)
+        screenshots(page, "desdemona-reed-choose")
+        page.click("#board [data-cell='a8']")  # a tap
+        shown_choice(page, "a7-a8/a10")
+        assert status(page).endswith("to show a7-a10/a8 instead.")
+        page.click("#board [data-cell='a10']")
+        shown_choice(page, "a7-a10/a8")
+        page.click("[data-button='confirm']")
+        wait_ply(page, 2)
+        assert page.locator("#moves .ply").all_inner_texts() == ["a4-a6", "a7-a10/a8"]
