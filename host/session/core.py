@@ -564,9 +564,9 @@ def _take_back(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]])
         plies += 1
     effects.append(TookBack(plies))
     new = Log(log.history[:-plies], log.moves[:-plies], log.version + 1)
-    return _prepared(
-        ctx, _changed(state, new, _away(ctx, log.position, new.position, RestoreReason.TAKE_BACK)), effects
-    )
+    # What an earlier restore had not put back yet is still on the board (a second Take back meanwhile).
+    away = _away(ctx, log.position, new.position, RestoreReason.TAKE_BACK, state.away)
+    return _prepared(ctx, _changed(state, new, away), effects)
 
 
 def _new_game(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:

@@ -392,17 +392,33 @@ def _restore(ctx: Context[P, M], state: State[P, M], buttons: frozenset[Button])
     tracker = ctx.tracker(state)
     expect = ctx.expect(state)
     reading = state.reading if state.reading is not None else expect.reading
-    left = _named(game, tracker.restore(away.objects, reading, state.evidence, state.now))
+    now = tracker.restore(away.objects, reading, state.evidence, state.now)
+    waiting = _named(game, _waiting(ctx, state, now))
+    left = _named(game, now) + waiting
     said = words.steps_words(game, left[:SAID_STEPS]) + _more(left)
     sentence = f"{RESTORE_WORDS[away.reason]}. {said}" if left else f"{RESTORE_WORDS[away.reason]}: done."
+    scene = _steps_scene(left[: len(left) - len(waiting)], Blink.SLOW)
+    for step in waiting:  # what waits for a cell to be cleared: its piece lit dimly, not yet its place
+        if step.source is not None:
+            scene.setdefault(step.source, Light(Meaning.LIFT, Blink.SLOW, dim=True))
     return Restore(
-        sentence,
-        _steps_scene(left, Blink.SLOW),
-        buttons,
-        reason=away.reason,
-        step=left[0] if left else None,
-        later=left[1:],
+        sentence, scene, buttons, reason=away.reason, step=left[0] if left else None, later=left[1:]
     )
+
+
+def _waiting(
+    ctx: Context[P, M], state: State[P, M], now: Sequence[plan.Step[int]]
+) -> tuple[plan.Step[int], ...]:
+    """The steps of setting the board back that wait for a cell the steps asked for ``now`` clear first (a
+    White amazon back to d1, where Black's arrow still stands): the tracker holds them back so that no
+    green light asks for a cell that is not free, but the player is told they are there, and how many."""
+    away = state.away
+    assert away is not None
+    expect = ctx.expect(state)
+    clearing = {s.source for s in now if s.do in (Do.MOVE, Do.REMOVE)}
+    target = {i: expect.stacks[i] for i in away.objects}
+    whole = plan.plan(away.objects, target, expect.reversible, ctx.game.geometry.distance)
+    return tuple(s for s in whole if s.do in (Do.MOVE, Do.PUT) and s.target in clearing and s not in now)
 
 
 def _put_back(

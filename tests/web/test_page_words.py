@@ -8,7 +8,8 @@ from typing import Any
 
 from engines import registry
 from tests.web.conftest import PHONE, import_game, old_journal, screenshots, served
-from tests.web.test_page import WAIT_MS, lit, status, type_moves, wait_kind, wait_ply
+from tests.web.test_page import WAIT_MS, drawn, lit, status, type_moves, wait_kind, wait_ply
+from tests.web.test_page_hands import follow_the_steps
 
 DESKTOP = {"width": 1200, "height": 900}
 
@@ -135,3 +136,34 @@ def test_desdemona_asks_with_the_move_made_shown_and_says_what_a_tap_shows(page:
         page.click("[data-button='confirm']")
         wait_ply(page, 2)
         assert page.locator("#moves .ply").all_inner_texts() == ["a4-a6", "a7-a10/a8"]
+
+
+def test_an_amazons_take_back_counts_and_lights_the_step_that_waits_for_a_cleared_square(
+    page: Any, tmp_path: Path
+) -> None:
+    """Item 4.  Black (the AI) answered d1-d7/g7 with j7-g4/d1, its arrow on the square White's amazon left
+    (RULES.md of engines/amazons: an arrow flies like a queen from where its amazon lands).  Take back goes
+    back to White's turn, two moves: four steps, the White amazon's back to d1 only once the arrow is off
+    it, so it is counted and its square lit dimly, not yet asked for.  Followed step by step, the board is
+    the start again."""
+    game = registry.make("amazons")
+    line = ["d1-d7/g7", "j7-g4/d1"]
+    import_game(tmp_path, "amazons", old_journal("amazons", line))
+    with served("amazons", tmp_path, new=False) as url:
+        page.goto(url)
+        wait_kind(page, "your_turn")
+        page.click("[data-button='take_back']")
+        wait_kind(page, "restore")
+        assert status(page) == (
+            "Take back: set the board back one turn. Take the arrow off d1; take the arrow off g7; move the "
+            "Black amazon from g4 to j7. (1 more step after that.)"
+        )
+        assert lit(page) == {"d1": "remove", "g7": "remove", "g4": "lift", "j7": "put", "d7": "lift"}
+        assert page.get_attribute("#board [data-cell='d7']", "data-dim") is not None
+        screenshots(page, "amazons-restore-waiting")
+        done: set[str] = set()
+        while wait_kind(page, "restore", "your_turn") == "restore":
+            follow_the_steps(page, done)
+        assert "Move the White amazon from d7 to d1" in done
+        wait_ply(page, 0)
+        assert drawn(page) == {c: tuple(map(str, s)) for c, s in game.cells(game.start()).items()}
