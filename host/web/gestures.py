@@ -46,6 +46,9 @@ class Gestures:
     ) -> None:
         self.hands = hands
         self.cells = cells
+        # Whether what the hand holds came from the tray: the sensors cannot see it, so the page says where
+        # it may go.  Anything lifted off the board the board itself sees and speaks of.
+        self.from_tray = False
         self.lifted = lifted
         self.left = left
         self.named = named
@@ -76,18 +79,21 @@ class Gestures:
     def _click(self, cell: str) -> None:
         if self.hands.held:
             self.hands.put_down(cell)
+            self.from_tray = False
             return
         with self.hands.rig.lock:
             stack = self.hands.rig.virtual.stack(cell)
         if not stack:
             raise GestureError(f"{cell} is empty and your hand too: take a piece from the tray first")
         self.hands.lift_stack(cell, self.lifted(cell, stack))
+        self.from_tray = False
 
     def _tray(self, text: str) -> None:
         """A click on the tray puts back what the hand holds, or takes the one clicked into an empty hand
         while the box or the player's hand has one."""
         if self.hands.held:
             self.hands.held.clear()
+            self.from_tray = False
             return
         thing = parse_thing(text)
         if thing.kind not in self.hands.rig.board.objects:
@@ -96,6 +102,9 @@ class Gestures:
         if count <= 0:
             raise GestureError(f"no {self.named(thing)} to take ({words})")
         self.hands.held.append(thing)
+        self.from_tray = True
 
     def _do(self, action: Action) -> None:
         self.hands.act(action)
+        if action.verb == "lift":
+            self.from_tray = False

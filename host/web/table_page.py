@@ -22,7 +22,7 @@ from engines.game import M, MoveError, P
 from engines.physical import Thing
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import Button
-from host.session.intent import AiMove, Choose, Confirm, Intent, Lifted
+from host.session.intent import AiMove, Choose, Confirm, Intent
 from host.session.session_view import SessionView
 from host.sim.diff import hand_actions
 from host.sim.hands import Hands
@@ -147,7 +147,7 @@ class TablePage(Generic[P, M]):
     def _placements(self, view: SessionView[P, M], held: list[Thing]) -> frozenset[str] | None:
         """Where the object in the hand may go, when it came from the tray (a lifted one is the intent's):
         None while the hand holds nothing from the tray."""
-        if not held or isinstance(view.intent, Lifted):
+        if not held or self.gestures is None or not self.gestures.from_tray:
             return None
         key = (view.moves, view.intent.sentence, view.differing, str(held[-1]))
         if self._places is None or self._places[0] != key:
@@ -279,6 +279,8 @@ class TablePage(Generic[P, M]):
         rig = self.table.rig
         assert rig is not None and self.hands is not None
         self.hands.held.clear()
+        if self.gestures is not None:
+            self.gestures.from_tray = False
         with rig.lock:
             before = rig.virtual.cells()
         self.hands.run(hand_actions(self.table.game, before, self.table.game.cells(target)))

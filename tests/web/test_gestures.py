@@ -78,6 +78,7 @@ def test_a_click_carries_a_stack_and_puts_all_of_it_down_and_the_tray_gives_only
                 virtual.place("a1", thing)
         gestures.perform("click", cell="a1")
         assert hands.held == [KNIGHT0, BLUE, SILVER] and virtual.stack("a1") == ()
+        assert not gestures.from_tray  # the board sees what left a1 and says where it goes
         gestures.perform("click", cell="a2")
         assert hands.held == [] and virtual.stack("a2") == (SILVER, SILVER, BLUE, KNIGHT0)
         # Shift-click (the unusual): the top object alone; the tray then takes back all the hand holds.
@@ -88,4 +89,6 @@ def test_a_click_carries_a_stack_and_puts_all_of_it_down_and_the_tray_gives_only
         assert hands.held == [] and virtual.stack("a2") == (SILVER, SILVER)
         # What is out of the box can be given again: the knight just put in it.
         gestures.perform("tray", thing="knight:0")
-        assert hands.held == [KNIGHT0]
+        assert hands.held == [KNIGHT0] and gestures.from_tray  # unseen by the sensors: the page says it
+        gestures.perform("click", cell="b1")
+        assert hands.held == [] and not gestures.from_tray

@@ -85,8 +85,9 @@ def put_back(page: Any) -> None:
 def test_the_ais_capture_of_a_knight_with_its_ring_on_top_ends_in_the_ais_position(
     board: str, page: Any, tmp_path: Path
 ) -> None:
-    """Items 1 and 5.  Light's knight on d3 holds the silver ring it took; moved with a click it leaves the
-    ring behind (rings carry no magnet: the sensors see the knight jump d3-d4 onto the big blue ring), and
+    """Items 1 and 5.  Light's knight on d3 holds the silver ring it took; moved with a shift-click (the top
+    object alone) it leaves the ring behind (rings carry no magnet: the sensors see the knight jump d3-d4
+    onto the big blue ring), and
     the player then puts the ring on the knight - on top, as a hand does.  Dark's holder on d5 takes it."""
     game = registry.make("kingofrings")
     line = ["d2-d3", "d6-d5"]

@@ -20,6 +20,7 @@ from tests.web.test_page import (
     gesture,
     lit,
     marked,
+    serious_violations,
     status,
     type_moves,
     wait_kind,
@@ -167,6 +168,7 @@ def test_a_tile_from_the_tray_lights_its_cells_and_the_sentence_says_what_to_do(
         assert marked(page, ".target") == tiles
         assert status(page) == "Put the tile in your hand on a green cell, or back in the box."
         screenshots(page, "spacetiles-hands-tray_tile")
+        assert serious_violations(page) == []
         gesture(page, "tray", "")
         page.wait_for_selector("#hand[data-held='']", timeout=WAIT_MS)
         page.wait_for_function("s => document.getElementById('status').textContent === s", arg=before)
@@ -194,6 +196,10 @@ def test_a_capture_says_to_lift_the_taken_knight_off_first_and_its_rings_stay(
             status(page)
             == "Light to move: step or jump a knight; to take a knight, lift it off its square first."
         )
+        # The help says what a click lifts here.
+        assert "a click lifts what a hand would (a knight with the rings it carries on its owner's turn)" in (
+            page.inner_text("#help")
+        )
         # Every ring is on the board (RULES.md: 35 at the start, none ever goes back): the box gives none.
         assert page.is_disabled("#tray [data-thing='ring_silver']")
         assert "0 in the box" in page.inner_text("#tray [data-thing='ring_silver']")
@@ -204,6 +210,7 @@ def test_a_capture_says_to_lift_the_taken_knight_off_first_and_its_rings_stay(
             "lift it off first."
         )
         screenshots(page, "kingofrings-hands-lifted_capture")
+        assert serious_violations(page) == []
         gesture(page, "click", "b3")
         wait_kind(page, "your_turn")
         drag(page, cell("a4"), "#tray .tray-item:visible >> nth=0")
