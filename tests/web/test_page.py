@@ -474,8 +474,8 @@ def test_an_amazon_and_its_arrow_that_could_have_swapped_squares_are_asked(page:
         assert page.locator("#moves .ply").all_inner_texts() == [shown]
 
 
-@pytest.mark.parametrize("game_id", ["go7", "amazons"])
-def test_the_ai_thinking_in_go_and_the_amazons(game_id: str, page: Any, tmp_path: Path) -> None:
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_ai_thinking_in_every_game(game_id: str, page: Any, tmp_path: Path) -> None:
     """A timed AI: while it thinks the board says so, lights nothing and offers nothing to confirm."""
     game = registry.make(game_id)
     start = game.start()

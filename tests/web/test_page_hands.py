@@ -216,6 +216,9 @@ def test_a_capture_says_to_lift_the_taken_knight_off_first_and_its_rings_stay(
         drag(page, cell("a4"), "#tray .tray-item:visible >> nth=0")
         page.wait_for_selector("#hand[data-held='']", timeout=WAIT_MS)
         assert drawn(page)["a4"] == as_text(game.cells(pos)["a4"][:-1])  # its two rings stay
+        wait_kind(page, "turn_under_way")
+        assert status(page) == "To finish b3xa4: move Light's knight with its ring from b3 to a4."
+        screenshots(page, "kingofrings-turn_under_way")
         drag(page, cell("b3"), cell("a4"))
         wait_ply(page, len(CAPTURE) + 1)
         assert same_to_the_game(drawn(page)["a4"], as_text(game.cells(after)["a4"]))
