@@ -61,8 +61,11 @@ class Espeak:
             self._troubled(f"{PROGRAM}: {exc.strerror}")
             return
         assert process.stdin is not None and process.stderr is not None
-        process.stdin.write(text)
-        process.stdin.close()
+        try:
+            process.stdin.write(text)
+            process.stdin.close()
+        except BrokenPipeError:  # it ended without reading: its stderr says why
+            pass
         while process.poll() is None:
             if cut.wait(POLL_S):
                 process.terminate()
