@@ -38,9 +38,12 @@ class Voice(Protocol):
 
 
 class Espeak:
-    """espeak-ng as a voice: one process a sentence, the text on its stdin (never parsed as an option)."""
+    """espeak-ng as a voice: one process a sentence, the text on its stdin (never parsed as an option).
 
-    def __init__(self, voice: str, rate: int, trouble: Callable[[str], None] = lambda line: None) -> None:
+    ``trouble`` hears, once, why it cannot speak (a Pi without a sound card).
+    """
+
+    def __init__(self, voice: str, rate: int, trouble: Callable[[str], None]) -> None:
         program = shutil.which(PROGRAM)
         if program is None:
             raise VoiceError(f"{PROGRAM} is not installed ({INSTALL})")
