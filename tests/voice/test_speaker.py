@@ -234,3 +234,17 @@ def test_a_voice_with_no_sound_card_says_so_once(tmp_path: Path, monkeypatch: py
     assert troubles == [
         "espeak-ng could not speak: ALSA lib confmisc.c:855:(parse_card) cannot find card '0'"
     ]
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (["--game", "chess", "x"], "magboard voice: unknown game 'chess' (known: "),
+        (["--voice-rate", "20", "x"], "argument --voice-rate: must be words a minute 80..450, got 20"),
+        (["--voice", "en us", "x"], "argument --voice: must be a voice name such as 'en' or 'en-us'"),
+    ],
+)
+def test_bad_input_to_the_voice_is_named_in_one_line(args: list[str], error: str) -> None:
+    result = run_cli("voice", *args)
+    assert result.returncode == 2
+    assert error in result.stderr and result.stderr.count("\n") <= 4  # argparse's usage, then the error
