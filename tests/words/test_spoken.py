@@ -36,8 +36,9 @@ def test_moves_are_said_in_words_and_the_rest_as_written(game_id: str, sentence:
 
 def test_only_a_game_s_own_cells_joined_by_its_own_symbols_are_a_move() -> None:
     kor = registry.make("kingofrings")
-    # No cell of the game (h9), a word that holds a cell (ba1x), a symbol of no move (an over-line), a score.
-    prose = "Light 16 points - Dark 35 points: h9-h8, ba1xb2, an over-line, a1."
+    # No cell of the game (h9), words that hold a move (ba1xb2, b2xc3po), a symbol of no move (an
+    # over-line), a score.
+    prose = "Light 16 points - Dark 35 points: h9-h8, ba1xb2, b2xc3po, an over-line, a1."
     assert spoken(kor, prose) == prose
     go = registry.make("go7")
     assert spoken(go, "b2xc3") == "b2xc3"  # Go writes no captures: 'x' is no symbol of its notation
