@@ -30,9 +30,13 @@ setup() {  # $1: the extra to install ("" or "dev")
   fi
   local stamp="$VENV/.installed${1:+-$1}"
   if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-    "$VENV/bin/python" -m pip install --quiet --upgrade pip
+    # Errors only (-qq): pip's warnings here are noise a new user takes for a failure - setuptools' note on
+    # every editable install of a flat layout ("Please be careful with folders in your working directory"),
+    # and a pip configuration's index that lacks a package ("Location ... is ignored").  A failed install
+    # still says why, and stops here.
+    "$VENV/bin/python" -m pip install -qq --upgrade pip
     # Always the pure build: the tests need it (they build the compiled one themselves; README, "A compiled AI").
-    env -u MAGBOARD_COMPILE "$VENV/bin/python" -m pip install --quiet --editable ".${1:+[$1]}"
+    env -u MAGBOARD_COMPILE "$VENV/bin/python" -m pip install -qq --editable ".${1:+[$1]}"
     touch "$stamp"
   fi
 }

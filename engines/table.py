@@ -166,13 +166,17 @@ class Table:
     cell: ClassVar[Noun]  # 'square', 'cell', 'point'
     drawing: ClassVar[Drawing]
     notation: ClassVar[str]  # examples of the move notation, for a move box
+    # What each symbol of the move notation says aloud, in place ("b2xc3": "b2 takes c3"): a move
+    # written for the eye reads badly to the ear ("bee two ex see three").  The cells between are said as
+    # written, which a speaker reads as a letter and a number.
+    said_symbols: ClassVar[Mapping[str, str]] = {"-": " to ", ",": " and "}
     turn: ClassVar[str]  # what a turn is, to the player to move; {opponent} is the other side's name
     score_unit: ClassVar[Noun | None] = None  # what the score counts, for games that count
     # Whether a player may pass while other moves are legal (Go): the board then has a Pass button, which
     # plays the one legal move that changes no cell.  A pass that is the only move is played by itself.
     voluntary_pass: ClassVar[bool] = False
     # Why a game ends, by name: the templates ``ending`` fills in ({score} is ``score_words``).  The
-    # phrasebook (host/session/phrasebook.py) searches games until it has seen each.
+    # phrasebook (host/words/phrasebook.py) searches games until it has seen each.
     endings: ClassVar[Mapping[str, str]] = {"the score": "{score}."}
     # What this game's board never says, and why: an intent kind's value (host/session/intent.py) or
     # an ending's name.  The phrasebook lists it; its test fails if anything else is missing.

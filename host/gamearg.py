@@ -29,6 +29,23 @@ def add_workers_argument(p: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def add_voice_arguments(p: argparse.ArgumentParser, optional: bool) -> None:
+    """--voice and --voice-rate; ``optional``: --voice alone asks for the default voice, and without it
+    nothing is said."""
+    voice, default = play_values.from_text(play_values.voice, str), play_values.DEFAULT_VOICE
+    said = "say the board's sentences aloud through espeak-ng" if optional else "the espeak-ng voice"
+    help = f"{said} (default voice: {default})"
+    if optional:
+        p.add_argument("--voice", type=voice, nargs="?", const=default, metavar="VOICE", help=help)
+    else:
+        p.add_argument("--voice", type=voice, default=default, metavar="VOICE", help=help)
+    rate = play_values.from_text(play_values.voice_rate)
+    p.add_argument(
+        "--voice-rate", type=rate, default=play_values.DEFAULT_RATE, metavar="WPM",
+        help=f"how fast the voice speaks, words a minute (default: {play_values.DEFAULT_RATE})",
+    )  # fmt: skip
+
+
 def make_game(args: argparse.Namespace) -> Game[Any, Any]:
     try:
         return registry.make(args.game, args.option)

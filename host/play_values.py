@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -24,6 +25,10 @@ T = TypeVar("T")
 
 MAX_SECONDS = 3600.0
 MAX_WORKERS = 64
+VOICE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_+/.-]{0,39}")
+MIN_RATE, MAX_RATE = 80, 450  # espeak-ng's -s
+DEFAULT_VOICE = "en"
+DEFAULT_RATE = 175  # words a minute: espeak-ng's own default
 
 
 def describe(value: object) -> str:
@@ -66,6 +71,23 @@ def workers(value: object) -> int:
     number = _integer(value)
     if number is None or not 1 <= number <= MAX_WORKERS:
         raise ValueError(f"must be an integer 1..{MAX_WORKERS}, got {describe(value)}")
+    return number
+
+
+def voice(value: object) -> str:
+    """An espeak-ng voice name ('en', 'en-us', 'en+f3', 'de'): whether espeak-ng knows it, it says."""
+    if not isinstance(value, str) or not VOICE_NAME.fullmatch(value):
+        raise ValueError(
+            f"must be a voice name such as 'en' or 'en-us' (espeak-ng --voices), got {describe(value)}"
+        )
+    return value
+
+
+def voice_rate(value: object) -> int:
+    """How fast the voice speaks, in words a minute (espeak-ng's range)."""
+    number = _integer(value)
+    if number is None or not MIN_RATE <= number <= MAX_RATE:
+        raise ValueError(f"must be words a minute {MIN_RATE}..{MAX_RATE}, got {describe(value)}")
     return number
 
 

@@ -36,6 +36,7 @@ class AmazonsTable(Table):
     cell = Noun("square", "squares")
     drawing = Drawing("square", checkered=("#b58d5a", "#d8b584"))
     notation = "d1-d7/g7 (the amazon from d1 to d7, its arrow to g7)"
+    said_symbols: ClassVar[Mapping[str, str]] = {"-": " to ", "/": ", arrow on "}
     turn = "move an amazon, then shoot an arrow"
     never: ClassVar[Mapping[str, str]] = {
         "confirm": "no whole turn is the beginning of another: every turn is an amazon's move and its arrow",

@@ -27,6 +27,9 @@ class DesdemonaTable(Table):
     cell = Noun("square", "squares")
     drawing = Drawing("square", checkered=("#b58d5a", "#d8b584"))
     notation = "a4-a6/c8 (shot), a4-a6xc8 (capture) or pass"
+    said_symbols: ClassVar[Mapping[str, str]] = {
+        "-": " to ", "/": ", shot on ", "x": ", capture with a stone on ",
+    }  # fmt: skip
     turn = "move a queen, then shoot a {opponent} stone or capture"
     score_unit: ClassVar[Noun | None] = Noun("stone", "stones")
     endings: ClassVar[Mapping[str, str]] = {

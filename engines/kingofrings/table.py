@@ -46,6 +46,7 @@ class KingOfRingsTable(Table):
     cell = Noun("square", "squares")
     drawing = Drawing("square", checkered=(BLUE, PLAIN))
     notation = "b2-c3, b2xc3, *d4 or pass"
+    said_symbols: ClassVar[Mapping[str, str]] = {"-": " to ", "x": " takes ", "*": "drop on "}
     turn = "step, jump or drop a knight"
     score_unit: ClassVar[Noun | None] = Noun("point", "points")
     endings: ClassVar[Mapping[str, str]] = {

@@ -36,6 +36,7 @@ class SpaceTilesTable(Table):
     cell = Noun("cell", "cells")
     drawing = Drawing("hex")
     notation = "c2:e3-e4 or g3:d3,f2"
+    said_symbols: ClassVar[Mapping[str, str]] = {":": " tile, then ", "-": " to ", ",": " and "}
     # RULES.md: the tile's neighbouring tiles (n) decide the rest of the turn.
     turn = (
         "place a tile, then move one of your pieces one step if the tile touches one tile, or else place "

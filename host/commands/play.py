@@ -37,7 +37,7 @@ from engines.gtp import gtp_facts
 from host import play_values
 from host.cli_error import CliError
 from host.drivers.interfaces import RGB, DriverError
-from host.gamearg import add_workers_argument
+from host.gamearg import add_voice_arguments, add_workers_argument
 from host.hardware.loading import BoardFileError
 from host.hardware.sensing import SensorModel, SnapshotError
 from host.link.settled import wait_settled
@@ -56,10 +56,12 @@ from host.stopping import until_stopped
 from host.store.database import StoreError
 from host.store.imports import import_old_journals
 from host.store.paths import default_store
+from host.voice.speaker import Espeak, Speaker, VoiceError, telling
 from host.web.play_page import DEFAULT_PORT, serve_page, start_server
 from host.web.server import PageServer, WebError
 from host.wiring.hardware import choose_hardware
 from host.wiring.table import Table, open_table
+from host.words.spoken import spoken
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
@@ -118,6 +120,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     port = play_values.from_text(play_values.port)
     p.add_argument("--port", type=port, help=f"port of the page (default: {DEFAULT_PORT}, or a free one)")
     p.add_argument("--no-browser", action="store_true", help="serve the page without opening a browser")
+    add_voice_arguments(p, optional=True)
     p.set_defaults(run=run)
 
 
@@ -170,6 +173,7 @@ def play(args: argparse.Namespace) -> int:
     settings = Settings(ai_side=None if args.humans else 1 - args.side)
     board_id = args.board or default_board(args.game)
     server: PageServer | None = None
+    speaker: Speaker | None = None
     try:
         if args.script is None and not args.terminal:
             server = start_server(args.host, args.port)
@@ -177,6 +181,7 @@ def play(args: argparse.Namespace) -> int:
             args.game, hardware, board_id=board_id, options=tuple(args.option), opponent=opponent,
             settings=settings, journal_path=path, new=args.new,
         ) as table:  # fmt: skip
+            speaker = start_voice(args, table)
             if actions is not None:
                 return run_script(table, actions, sys.stdout)
             if server is not None:
@@ -187,10 +192,31 @@ def play(args: argparse.Namespace) -> int:
     except EXPECTED_FAILURES as exc:
         raise CliError(str(exc)) from None
     finally:
+        if speaker is not None:
+            speaker.close()
         if server is not None:
             server.close()
         if isinstance(opponent, EngineOpponent):
             opponent.close()
+
+
+def start_voice(args: argparse.Namespace, table: Table[P, M]) -> Speaker | None:
+    """With ``--voice``, a speaker that says what the board says; without espeak-ng (or the voice asked
+    for), one line says so and the board plays on silent."""
+    if args.voice is None:
+        return None
+
+    def trouble(line: str) -> None:
+        print(shown(f"magboard play: --voice: {line}"), file=sys.stderr, flush=True)
+
+    try:
+        speaker = Speaker(Espeak(args.voice, args.voice_rate, trouble))
+    except VoiceError as exc:
+        trouble(f"{exc}: playing on without a voice")
+        return None
+    table.session.listeners.append(telling(table.game, speaker))
+    speaker.say(spoken(table.game, table.session.view().status))  # what the board wants as it starts
+    return speaker
 
 
 def engine_opponent(args: argparse.Namespace, ai: AiOpponent | None) -> EngineOpponent:

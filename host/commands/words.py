@@ -2,7 +2,7 @@
 
 Without --write the tables go to stdout; with it, to docs/words/<game>.md
 (relative to the working directory: run it at the root of the repository),
-which tests/session/test_phrasebook.py compares with what the code says now.
+which tests/words/test_phrasebook.py compares with what the code says now.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from engines import registry
 from host.cli_error import CliError
-from host.session.phrasebook import phrasebook
+from host.words.phrasebook import phrasebook
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -7,6 +7,7 @@
     seconds = 3.0               # AI thinking time per move
     side = 0                    # the side the player takes (0 moves first)
     page = "127.0.0.1:8765"     # where the page is served: this Pi only, or "0.0.0.0:8765" for the network
+    voice = "en"                # say the board's sentences aloud in this espeak-ng voice (none: silent)
 
 Every key may be left out (its default applies); every problem is reported at
 once, each naming the key and what is wrong with it.  A string holding a control
@@ -56,6 +57,7 @@ class ServiceConfig:
     seconds: float = 3.0
     side: int = 0
     page: str = "127.0.0.1:8765"
+    voice: str | None = None
 
     def play_arguments(self) -> list[str]:
         """The arguments of `magboard play` for this configuration."""
@@ -63,6 +65,7 @@ class ServiceConfig:
             "play", self.game, "--board", self.board, "--serial", self.serial,
             "--level", str(self.level), "--seconds", f"{self.seconds:g}", "--side", str(self.side),
             "--host", self.page_host, "--port", str(self.page_port), "--no-browser",
+            *(["--voice", self.voice] if self.voice is not None else []),
         ]  # fmt: skip
 
     @property
@@ -169,6 +172,7 @@ def parse_config(text: str, source: str = "config") -> ServiceConfig:
         seconds=table.checked("seconds", _seconds, default.seconds),
         side=table.checked("side", play_values.side, default.side),
         page=table.checked("page", _page, default.page),
+        voice=table.checked("voice", play_values.voice, default.voice),
     )
     if problems:
         raise ConfigError(source, problems.messages)
@@ -206,4 +210,7 @@ def render_config(config: ServiceConfig) -> str:
         '# "0.0.0.0:8765" for phones and tablets on your network: anyone there can watch, and a browser\n'
         "# presses the buttons once paired with the code magboard prints when it starts\n"
         f"page = {json.dumps(config.page)}\n"
+        "# the board says its sentences aloud (espeak-ng, on the Pi's audio output) in this voice:\n"
+        '# "en", "en-us", "de"... (espeak-ng --voices lists them); left out, the board is silent\n'
+        + (f"voice = {json.dumps(config.voice)}\n" if config.voice is not None else '# voice = "en"\n')
     )

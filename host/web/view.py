@@ -24,6 +24,7 @@ from host.session.lights import BLINK_WORDS, DIM, LEGEND, Light, Meaning
 from host.session.session_view import SessionView
 from host.session.words import side_name
 from host.store.games import Status, StoredGame, stamp
+from host.words.spoken import spoken
 
 Stacks = Mapping[str, Sequence[Thing]]
 # While the player is in the middle of their own move, the lights do not ask for one position.
@@ -404,6 +405,7 @@ def picture(
         "stacks": badges(game, stacks, game.cells(pos)),
         "intent": intent_json(view),
         "status": status,
+        "spoken": spoken(game, status),  # the status as the page's Speak switch says it
         "notices": list(view.notice_words),
         "to_move": None if game.is_over(pos) else game.to_move(pos),
         "players": players_json(game, pos, view.ai.side if view.ai is not None else None),

@@ -120,7 +120,9 @@ def test_dry_run_prints_every_file_and_writes_nothing(
         ('level = "5"', "level: must be an integer 1..10, got '5'"),
         ("seconds = -1", "seconds: must be a number of seconds above 0 and at most 3600, got -1"),
         ("side = 2", "side: must be 0 (moves first) or 1, got 2"),
-        ("colour = 1", "colour: unknown key (keys: game, board, serial, level, seconds, side, page)"),
+        ("colour = 1", "colour: unknown key (keys: game, board, serial, level, seconds, side, page, voice)"),
+        ('voice = "en us"', "voice: must be a voice name such as 'en' or 'en-us' (espeak-ng --voices)"),
+        ("voice = 1", "voice: must be a voice name such as 'en' or 'en-us' (espeak-ng --voices), got 1"),
         ('page = "8765"', "page: must be ADDRESS:PORT such as \"127.0.0.1:8765\", got '8765'"),
         ('page = "0.0.0.0:70000"', "page: '0.0.0.0:70000': must be a port number 1..65535 (or 0: any free"),
         ("side = 1.0", "side: must be 0 (moves first) or 1, got 1.0"),
@@ -161,6 +163,15 @@ def test_every_problem_is_reported_at_once() -> None:
 def test_a_rendered_config_reads_back_as_itself() -> None:
     config = ServiceConfig("spacetiles", "spacetiles-reed", "/dev/magboard", 4, 1.5, 1)
     assert parse_config(render_config(config)) == config
+    spoken = ServiceConfig(voice="en-us")
+    assert parse_config(render_config(spoken)) == spoken
+
+
+def test_a_voice_in_the_config_is_the_service_s_voice() -> None:
+    assert ServiceConfig().voice is None  # silent unless asked
+    config = parse_config('voice = "de"')
+    assert config.play_arguments()[-2:] == ["--voice", "de"]
+    assert build_parser().parse_args(config.play_arguments()).voice == "de"
 
 
 def test_a_float_level_and_integer_seconds() -> None:
@@ -212,6 +223,7 @@ SHARED = [
     ),
     ("--port", 'page = "127.0.0.1:{}"', ["0", "99999", "²", "9" * 5000, "-1", "8765", "1.5", " 80", "65535"]),
     ("--host", 'page = "{}:8765"', ["evil.com", "192.0.2.9", " ", " ::1", "0.0.0.0", "127.0.0.1", "::1"]),
+    ("--voice", "voice = {}", ["en", "en-us", "en+f3", "gmw/en-US", "en us", "-v", "", "é", "e" * 41]),
 ]
 
 

@@ -374,6 +374,7 @@ function drawStatus() {
   status.textContent = picture.status;
   status.dataset.kind = picture.intent.kind;
   status.dataset.move = picture.intent.move || picture.intent.shown || "";
+  status.dataset.spoken = picture.spoken;  // said aloud by speak.js when Speak is on
   // Why the game ended, unless the status line says it already.
   const over = document.getElementById("over");
   over.hidden = !picture.over || picture.status.includes(picture.over.reason);

@@ -13,7 +13,7 @@ import pytest
 
 from engines import registry
 from host.session.intent import Kind
-from host.session.phrasebook import COMMAND, Phrasebook, ended, masker, never_said, pattern, phrasebook
+from host.words.phrasebook import COMMAND, Phrasebook, ended, masker, never_said, pattern, phrasebook
 from tests.conftest import ROOT
 
 GAMES = registry.available()
