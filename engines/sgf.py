@@ -205,14 +205,14 @@ def load(data: bytes) -> tuple[Record, list[str]]:
             raise SgfError(f"{where}: sets up stones in the middle of the game")
         if node.has_property("B") and node.has_property("W"):
             raise SgfError(f"{where}: holds two moves, a B and a W")
-        colour, raw = node.get_raw_move()
-        if colour is None:
+        mover, raw = node.get_raw_move()  # ("b", b"dd"), or (None, None) in a node without a move
+        if mover is None:
             continue
         value = raw.decode("ascii", "replace")
-        said = f"{colour.upper()}[{value}]"
+        said = f"{mover.upper()}[{value}]"
         player = game.to_move(pos)
         expected = facts.colours[player]
-        if colour.upper() != expected:
+        if mover.upper() != expected:
             side = game.table.side(player)
             raise SgfError(f"{where}, move {len(moves) + 1}: {said}, but {expected} ({side}) moves now")
         try:

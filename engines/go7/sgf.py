@@ -15,7 +15,7 @@ FF3_PASS = "tt"  # FF[3]'s pass on boards up to 19x19, still written by some pro
 class Go7Sgf(SgfFacts[Position, int]):
     number = 1
     size = SIDE
-    fixed = (("KM", f"{KOMI:g}"), ("RU", "Chinese"))
+    fixed: tuple[tuple[str, str], ...] = (("KM", f"{KOMI:g}"), ("RU", "Chinese"))
 
     def __init__(self, game: Go7) -> None:
         super().__init__(game)

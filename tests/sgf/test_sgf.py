@@ -32,8 +32,6 @@ def random_game(game: Game, seed: int) -> tuple[list[str], object]:
 def test_points_are_columns_from_the_left_and_rows_from_the_top() -> None:
     # go.html: "the first letter designates the column (left to right), the second the row (top to
     # bottom)"; on 7x7 our a1 (bottom left) is "ag", g7 (top right) "ga", the centre d4 "dd".
-    go = registry.make("go7")
-    pos = go.start()
     record = Record("go7", ("Ann", "Bob"), (), ["a1", "g7", "d4", "pass", "pass"])
     tree = sgfmill.Sgf_game.from_bytes(dump(record))
     values = [node.get_raw_move() for node in tree.get_main_sequence()[1:]]
@@ -43,7 +41,14 @@ def test_points_are_columns_from_the_left_and_rows_from_the_top() -> None:
     assert (root.get("PB"), root.get("PW")) == ("Ann", "Bob")
     # Two passes end the game: Black has a1 and d4, White g7; the rest touches both colours. 2 - 1 - 7.5.
     assert root.get("RE") == "W+6.5"
-    assert go.play_texts(record.moves) is not None and pos is not None
+    assert not root.has_property("DT")  # the record says no date
+
+
+def test_an_unfinished_game_has_no_result_and_its_first_day_is_its_date() -> None:
+    root = sgfmill.Sgf_game.from_bytes(dump(Record("go7", moves=["d4"]))).get_root()
+    assert not root.has_property("RE") and (root.get("PB"), root.get("PW")) == ("?", "?")
+    record, notes = load(b"(;GM[1]SZ[7]KM[7.5]RU[chinese]DT[2026-12-06,07];B[dd])")
+    assert (record.extra, notes) == ({"date": "2026-12-06"}, [])  # rules named in small letters are ours
 
 
 def test_the_sgf_pages_own_amazons_example_reads_as_our_turns() -> None:

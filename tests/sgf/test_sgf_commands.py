@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -118,3 +119,21 @@ def test_play_from_refuses_what_it_cannot_continue(tmp_path: Path) -> None:
         == "magboard play: --from continues the file's game: leave out --new"
     )
     assert len(read_games(store)) == 1
+
+
+def test_play_from_an_old_journal_of_several_games_is_refused(tmp_path: Path) -> None:
+    journal = tmp_path / "go7.journal"
+    journal.write_text("game: go7\n---\nmove d4\nnewgame\nmove c3\n")
+    store = tmp_path / "games.sqlite3"
+    line = refused("play", "go7", "--humans", "--journal", str(store), "--terminal", "--from", str(journal))
+    assert line == f"magboard play: {journal}: holds 2 games: give a record or an SGF file of one"
+
+
+def test_a_stored_game_that_cannot_be_replayed_is_not_exported(tmp_path: Path) -> None:
+    store = tmp_path / "games.sqlite3"
+    recorded(store, "go7", seed=2, plies=3)
+    with sqlite3.connect(store) as conn:
+        conn.execute("UPDATE moves SET text = 'z9' WHERE ply = 2")
+    line = refused("history", "--journal", str(store), "export", "1", "--format", "sgf")
+    assert line.startswith("magboard history: game 1 cannot be replayed: ")
+    assert "'z9'" in line
