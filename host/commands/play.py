@@ -241,7 +241,8 @@ def continue_from(args: argparse.Namespace, path: Path) -> None:
         raise CliError(str(exc)) from None
     except sqlite3.Error as exc:
         raise CliError(f"{path}: {reason_of(exc)}") from None
-    print(shown(f"magboard play: {report}"), file=sys.stderr)
+    said = "; ".join([f"imported as game {report.resumes}, which the board continues", *report.notes])
+    print(shown(f"magboard play: {args.from_file}: {said}"), file=sys.stderr)
 
 
 def engine_opponent(args: argparse.Namespace, ai: AiOpponent | None) -> EngineOpponent:

@@ -91,7 +91,7 @@ def test_play_from_an_sgf_continues_its_game(tmp_path: Path) -> None:
     recorded(store, "go7", seed=9, plies=3)  # the game in play until then: abandoned
     common = ("play", "go7", "--humans", "--journal", str(store), "--terminal")
     out, err = ok(*common, "--from", str(sgf), input_text="pass\nquit\n")
-    assert err == f"magboard play: {sgf}: imported, games 2; game 2 resumes at the next start\n"
+    assert err == f"magboard play: {sgf}: imported as game 2, which the board continues\n"
     assert "moves: " + " ".join(part.moves[-8:]) in out
     before, continued = read_games(store)
     assert before.status is Status.ABANDONED and continued.status is Status.PLAYING
@@ -100,6 +100,13 @@ def test_play_from_an_sgf_continues_its_game(tmp_path: Path) -> None:
     ok(*common, "--from", str(sgf), input_text="quit\n")
     assert [g.status for g in read_games(store)] == [Status.ABANDONED] * 2 + [Status.PLAYING]
     assert read_games(store)[-1].moves == part.moves
+    # What the file says otherwise than go7's rules is noted.
+    sgf.write_bytes(sgf.read_bytes().replace(b"KM[7.5]", b"KM[6.5]"))
+    err = ok(*common, "--from", str(sgf), input_text="quit\n")[1]
+    assert err == (
+        f"magboard play: {sgf}: imported as game 4, which the board continues; "
+        "KM[6.5] differs from go7's KM[7.5]: counted by go7's\n"
+    )
 
 
 def test_play_from_refuses_what_it_cannot_continue(tmp_path: Path) -> None:
