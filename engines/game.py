@@ -42,8 +42,10 @@ class Game(ABC, Generic[P, M]):
     engines/table.py) and ``ai_policy`` ("module:class" of its AI policy,
     imported only when the AI plays it); a Go-family game names in ``gtp`` how it
     speaks the Go Text Protocol (engines/gtp.py), so that a GTP engine can be its
-    opponent.  Compiled with mypyc (README), the class still takes subclasses
-    written in Python, and these stay readable on the class.
+    opponent; a game SGF has a number for names in ``sgf`` how its records are
+    written there (engines/sgf.py), so that the Go players' tools read them.
+    Compiled with mypyc (README), the class still takes subclasses written in
+    Python, and these stay readable on the class.
     """
 
     id: ClassVar[str]
@@ -53,6 +55,7 @@ class Game(ABC, Generic[P, M]):
     table: ClassVar[Table]
     ai_policy: ClassVar[str] = ""
     gtp: ClassVar[str] = ""
+    sgf: ClassVar[str] = ""
 
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
         unknown = sorted(chosen - self.options)

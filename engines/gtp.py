@@ -12,11 +12,11 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable
-from importlib import import_module
 from typing import Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
 
+from engines import registry
 from engines.game import Game
 
 P = TypeVar("P")
@@ -59,6 +59,5 @@ def gtp_facts(game: Game[P, M]) -> GtpFacts[P, M] | None:
     target = game.gtp
     if not target:
         return None
-    module, _, name = target.partition(":")
-    facts: GtpFacts[P, M] = getattr(import_module(module), name)(game)
+    facts: GtpFacts[P, M] = registry.named(target)(game)
     return facts

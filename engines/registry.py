@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from functools import cache
+from importlib import import_module
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -68,3 +69,10 @@ def make(game_id: str, options: Iterable[str] = ()) -> Game[Any, Any]:
         known = ", ".join(available()) or "none: install magboard (pip install -e .)"
         raise UnknownGameError(f"unknown game {game_id!r} (known: {known})")
     return cls(frozenset(options))
+
+
+def named(target: str) -> Any:
+    """What a game's "module:attribute" text names (its ``gtp`` or ``sgf`` facts), the module imported
+    only now: a game's facts for one tool cost nothing to the others."""
+    module, _, name = target.partition(":")
+    return getattr(import_module(module), name)

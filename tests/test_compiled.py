@@ -41,8 +41,11 @@ SOURCES = [
     "build_backend",
     "README.md",
 ]
-# The tests the compiled engines must pass: the rules, the AI, and the agreement with the references.
-ENGINE_TESTS = ["tests/engines", "tests/ai", "tests/reference", "tests/test_reference_agreement.py"]
+# The tests the compiled engines must pass: the rules, the AI, the agreement with the references, and SGF.
+ENGINE_TESTS = [
+    "tests/engines", "tests/ai", "tests/reference", "tests/test_reference_agreement.py",
+    "tests/sgf/test_sgf.py",
+]  # fmt: skip
 # (plies of random moves from the start, seed, level) of the searches compared; each searches NODES nodes.
 SEARCHES = [(0, 0, 10), (6, 1, 10), (14, 2, 10), (6, 3, 4)]
 NODES = 5000

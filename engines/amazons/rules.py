@@ -69,6 +69,7 @@ class Amazons(Game[Position, int]):
     geometry = GEOMETRY
     table = AmazonsTable()
     ai_policy = "engines.amazons.policy:AmazonsPolicy"
+    sgf = "engines.amazons.sgf:AmazonsSgf"
 
     def start(self) -> Position:
         amazons = tuple(sum(1 << GEOMETRY.cell(name) for name in names) for names in START_AMAZONS)

@@ -157,6 +157,7 @@ class Go7(Game[Position, int]):
     table = Go7Table()
     ai_policy = "engines.go7.policy:Go7Policy"
     gtp = "engines.go7.gtp:Go7Gtp"
+    sgf = "engines.go7.sgf:Go7Sgf"
 
     # --- the position --------------------------------------------------------------
     def start(self) -> Position:

@@ -2,7 +2,8 @@
 
 Every game played is kept (host/store); this lists them, shows one move by
 move with its times and final position, exports one as a text record that
-`magboard record check` accepts, imports a record or an old journal file, and
+`magboard record check` accepts or as SGF (Go and the Amazons: docs/go.md),
+imports a record, an SGF file or an old journal file, and
 repairs a store whose indexes were damaged.  Names and moves came from records
 anyone may write, so every line printed goes through host/shown.py.
 """
@@ -17,7 +18,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from engines import sgf
 from engines.game import MoveError
+from engines.records import Record
 from host.cli_error import CliError
 from host.commands.play import import_journals, journal_path
 from host.files import write_text
@@ -41,15 +44,23 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     show = actions.add_parser("show", help="one game: players, times, moves, final position")
     show.add_argument("id", type=GAME_ID)
     show.set_defaults(run=run_show)
-    export = actions.add_parser("export", help="one game as a text record (`magboard record check` reads it)")
+    export = actions.add_parser(
+        "export", help="one game as a text record (`magboard record check` reads it) or as SGF"
+    )
     export.add_argument("id", type=GAME_ID)
+    export.add_argument(
+        "--format", choices=("text", "sgf"), default="text",
+        help="text: magboard's record (default); sgf: the Smart Game Format Go programs read (Go, Amazons)",
+    )  # fmt: skip
     export.add_argument(
         "--output", "-o", type=Path,
         help="write the record to this regular file (replaced whole, exactly as stored) instead of stdout "
         "(where a terminal might act on characters in its names, so they are written as escapes)",
     )  # fmt: skip
     export.set_defaults(run=run_export)
-    imp = actions.add_parser("import", help="add a text record or an old journal file to the store")
+    imp = actions.add_parser(
+        "import", help="add a text record, an SGF file or an old journal file to the store"
+    )
     imp.add_argument("file", type=Path)
     imp.set_defaults(run=run_import)
     actions.add_parser(
@@ -146,16 +157,29 @@ def _refuse_a_store(path: Path) -> None:
         raise CliError(f"{path}: cannot write: it is an SQLite database (a game store?): nothing was written")
 
 
+def _exported(record: Record, form: str, game_id: int) -> str:
+    """The record in the form asked for; a game SGF has no form for is refused in one line."""
+    if form == "text":
+        return record.to_text()
+    try:
+        return sgf.dump(record).decode("utf-8") + "\n"
+    except sgf.SgfError as exc:
+        raise CliError(f"game {game_id}: {exc}") from None
+    except (ValueError, MoveError) as exc:
+        raise CliError(f"game {game_id} cannot be replayed: {exc}") from None
+
+
 def run_export(args: argparse.Namespace) -> int:
     with store(args) as conn:
         record = _game(conn, args).record()
+    text = _exported(record, args.format, args.id)
     if args.output is None:
-        for line in record.to_text().removesuffix("\n").split("\n"):
+        for line in text.removesuffix("\n").split("\n"):
             say(line)
         return 0
     _refuse_a_store(args.output)
     try:
-        write_text(args.output, record.to_text())
+        write_text(args.output, text)
     except OSError as exc:
         raise CliError(f"{args.output}: cannot write: {reason_of(exc)}") from None
     say(f"{args.output}: game {args.id}, {len(record.moves)} moves")

@@ -24,6 +24,7 @@ import argparse
 import functools
 import json
 import signal
+import sqlite3
 import sys
 import threading
 import time
@@ -42,6 +43,7 @@ from host.hardware.loading import BoardFileError
 from host.hardware.sensing import SensorModel, SnapshotError
 from host.link.settled import wait_settled
 from host.link.status import LinkError, LinkStatus
+from host.peers.gtp.named import expand
 from host.peers.gtp.opponent import EngineOpponent
 from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
@@ -53,8 +55,8 @@ from host.sim.firmware_process import FirmwareProcessError
 from host.sim.hands import Hands
 from host.sim.script import Action, ScriptError, load_script, parse
 from host.stopping import until_stopped
-from host.store.database import StoreError
-from host.store.imports import import_old_journals
+from host.store.database import StoreError, opened, reason_of
+from host.store.imports import continue_file, import_old_journals
 from host.store.paths import default_store
 from host.voice.speaker import Espeak, Speaker, VoiceError, telling
 from host.web.play_page import DEFAULT_PORT, serve_page, start_server
@@ -95,8 +97,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--nodes", type=int, help="AI node budget per move instead of time (repeatable play)")
     add_workers_argument(p)
     p.add_argument(
-        "--engine", metavar="COMMAND",
-        help="a GTP engine plays the AI's side (Go: \"gnugo --mode gtp --level 10\"), --seconds a move",
+        "--engine", metavar="NAME|COMMAND",
+        help="a GTP engine plays the AI's side: gnugo, pachi or katago at --level (`magboard engines`), "
+        "or a command line (\"gnugo --mode gtp --level 10\"); --seconds a move",
     )  # fmt: skip
     p.add_argument(
         "--journal", type=Path, metavar="PATH",
@@ -105,6 +108,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--new", action="store_true", help="start a new game (the unfinished one stays, marked abandoned)"
     )
+    p.add_argument(
+        "--from", dest="from_file", type=Path, metavar="FILE",
+        help="continue the unfinished game of this SGF file or record (the board asks for its position to "
+        "be set up, as after a resume; the unfinished one stays, marked abandoned)",
+    )  # fmt: skip
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated sensors and the AI")
     p.add_argument(
         "--emulated",
@@ -149,6 +157,8 @@ def play(args: argparse.Namespace) -> int:
         raise CliError(f"unknown game {args.game!r} (known: {', '.join(registry.available())})")
     if args.script is not None and args.serial is not None:
         raise CliError("--script drives the simulated board: leave out --serial")
+    if args.from_file is not None and args.new:
+        raise CliError("--from continues the file's game: leave out --new")
     try:
         hardware = choose_hardware(args.serial, emulated=args.emulated, seed=args.seed)
     except ValueError as exc:
@@ -165,6 +175,8 @@ def play(args: argparse.Namespace) -> int:
             raise CliError(str(exc)) from None
     path = journal_path(args)
     import_journals(args, path)
+    if args.from_file is not None:
+        continue_from(args, path)
     # A file size limit (ulimit -f) then fails the store's write like a full disk, which the game
     # survives, instead of killing the program.
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
@@ -219,13 +231,29 @@ def start_voice(args: argparse.Namespace, table: Table[P, M]) -> Speaker | None:
     return speaker
 
 
+def continue_from(args: argparse.Namespace, path: Path) -> None:
+    """Make the game of ``--from FILE`` the one the board resumes, saying so (the file's names may hold
+    anything, so the line goes through host/shown.py)."""
+    try:
+        with opened(path) as conn:
+            report = continue_file(conn, args.from_file, args.game, tuple(args.option))
+    except StoreError as exc:
+        raise CliError(str(exc)) from None
+    except sqlite3.Error as exc:
+        raise CliError(f"{path}: {reason_of(exc)}") from None
+    said = "; ".join([f"imported as game {report.resumes}, which the board continues", *report.notes])
+    print(shown(f"magboard play: {args.from_file}: {said}"), file=sys.stderr)
+
+
 def engine_opponent(args: argparse.Namespace, ai: AiOpponent | None) -> EngineOpponent:
-    """The GTP engine of ``--engine`` on the AI's side, the built-in AI behind it should it fail."""
+    """The GTP engine of ``--engine`` on the AI's side, the built-in AI behind it should it fail; a known
+    engine's name is its command line for the game at ``--level``."""
     if ai is None:
         raise CliError("--engine plays the AI's side: leave out --humans")
-    if gtp_facts(registry.make(args.game, args.option)) is None:
+    facts = gtp_facts(registry.make(args.game, args.option))
+    if facts is None:
         raise CliError(f"--engine: {args.game} is not played through GTP (the Go engines' protocol)")
-    return EngineOpponent(args.engine, args.seconds, ai)
+    return EngineOpponent(expand(args.engine, args.level, facts), args.seconds, ai)
 
 
 def run_script(table: Table[P, M], actions: list[Action], out: TextIO) -> int:

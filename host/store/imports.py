@@ -1,4 +1,4 @@
-"""Bringing games from files into the store: text records, and the old journal files, each once.
+"""Bringing games from files into the store: text records, SGF files and the old journals, each once.
 
 A file is known by the SHA-256 of its bytes, so importing it again (or the
 automatic import of the old journals at every start) adds nothing twice, and a
@@ -16,12 +16,21 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from engines import records
+from engines import records, sgf
 from engines.game import MoveError
 from host.files import MIB, read_bytes
 from host.shown import quoted
 from host.store.database import StoreError, opened, reason_of, transaction
-from host.store.games import Status, StoredGame, ending, in_play, insert_game, positions_of, read_stamp
+from host.store.games import (
+    Status,
+    StoredGame,
+    abandon,
+    ending,
+    in_play,
+    insert_game,
+    positions_of,
+    read_stamp,
+)
 from host.store.old_journal import looks_like_journal, read_journal
 from host.store.paths import data_dir
 
@@ -46,8 +55,9 @@ class Imported:
         return "; ".join([f"{self.path}: imported, games {games}", *resumes, *self.notes])
 
 
-def _games_of(path: Path, text: str) -> tuple[list[StoredGame], list[str]]:
-    """The games in a file, a journal or a record, and what could not be imported."""
+def _games_of(path: Path, data: bytes) -> tuple[list[StoredGame], list[str]]:
+    """The games in a file, a journal, an SGF file or a record, and what could not be imported."""
+    text = data.decode("utf-8", "replace")
     if looks_like_journal(text):
         journal = read_journal(path, text)
         game, options = journal.game.id, tuple(sorted(journal.game.chosen))
@@ -61,21 +71,26 @@ def _games_of(path: Path, text: str) -> tuple[list[StoredGame], list[str]]:
                 stored.source, stored.moves, stored.times = f"journal {path}", moves, [None] * len(moves)
                 found.append(stored)
         return found, journal.notes
+    notes: list[str] = []
     try:
-        record = records.parse(text)
+        if sgf.looks_like_sgf(data):
+            record, notes = sgf.load(data)
+        else:
+            record = records.parse(text)
         rules = record.make_game()
         status, outcome = ending(rules, positions_of(rules, record.moves)[-1])
     except records.RecordError as exc:
         raise StoreError(path, f"line {exc.line}: {exc.reason}" if exc.line else exc.reason) from None
-    except MoveError as exc:
+    except (MoveError, sgf.SgfError) as exc:
         raise StoreError(path, str(exc)) from None
-    times, notes = _times(record.extra)
+    times, said = _times(record.extra)
     stored = StoredGame(
         None, record.game, tuple(sorted(record.options)), record.extra.get("board"), record.players,
         Status.ABANDONED if status is Status.PLAYING else status, times["date"], times["ended"], outcome,
-        f"record {path}", list(record.moves), [None] * len(record.moves),
+        f"{'sgf' if sgf.looks_like_sgf(data) else 'record'} {path}", list(record.moves),
+        [None] * len(record.moves),
     )  # fmt: skip
-    return [stored], notes
+    return [stored], notes + said
 
 
 def _times(header: dict[str, str]) -> tuple[dict[str, float | None], list[str]]:
@@ -95,18 +110,31 @@ def _imported_before(conn: sqlite3.Connection, digest: str) -> str | None:
     return None if row is None else str(row[0])
 
 
-def import_file(conn: sqlite3.Connection, path: Path) -> Imported:
-    """Import a record or an old journal; the unfinished last game of a journal resumes at the next start
-    unless its slot has one already.  StoreError says why the file cannot be imported."""
+def _read(path: Path) -> tuple[bytes, str]:
+    """The file's bytes and their SHA-256; StoreError when it cannot be read."""
     try:
         data = read_bytes(path, IMPORT_BYTES)
     except OSError as exc:
         raise StoreError(path, f"cannot read: {reason_of(exc)}") from None
-    digest = hashlib.sha256(data).hexdigest()
+    return data, hashlib.sha256(data).hexdigest()
+
+
+def _note_file(conn: sqlite3.Connection, digest: str, path: Path, ids: list[int]) -> None:
+    """Remember the file as imported (a file continued again is remembered by its first import)."""
+    conn.execute(
+        "INSERT OR IGNORE INTO imported_files (sha256, path, at, note) VALUES (?, ?, ?, ?)",
+        (digest, str(path), time.time(), "games " + (", ".join(map(str, ids)) or "none")),
+    )
+
+
+def import_file(conn: sqlite3.Connection, path: Path) -> Imported:
+    """Import a record, an SGF file or an old journal; the unfinished last game of a journal resumes at
+    the next start unless its slot has one already.  StoreError says why the file cannot be imported."""
+    data, digest = _read(path)
     before = _imported_before(conn, digest)
     if before is not None:
         return Imported(path, before=before)
-    games, notes = _games_of(path, data.decode("utf-8", "replace"))
+    games, notes = _games_of(path, data)
     report = Imported(path, notes=notes)
     with transaction(conn):
         before = _imported_before(conn, digest)  # again: another process may have imported it meanwhile
@@ -119,10 +147,33 @@ def import_file(conn: sqlite3.Connection, path: Path) -> Imported:
             report.ids.append(insert_game(conn, stored))
             if stored.status is Status.PLAYING:
                 report.resumes = report.ids[-1]
-        conn.execute(
-            "INSERT INTO imported_files (sha256, path, at, note) VALUES (?, ?, ?, ?)",
-            (digest, str(path), time.time(), "games " + (", ".join(map(str, report.ids)) or "none")),
-        )
+        _note_file(conn, digest, path, report.ids)
+    return report
+
+
+def continue_file(conn: sqlite3.Connection, path: Path, game_id: str, options: tuple[str, ...]) -> Imported:
+    """Import the one unfinished game of a record or SGF file as the game of its slot that resumes (the
+    slot's game in play is abandoned, as by a new game), so that the board continues it.  A file
+    continued before is imported again: each continuation is a game of its own.  StoreError says why
+    the file holds no game of ``game_id`` to continue."""
+    data, digest = _read(path)
+    games, notes = _games_of(path, data)
+    if len(games) != 1:
+        raise StoreError(path, f"holds {len(games)} games: give a record or an SGF file of one")
+    stored = games[0]
+    if (stored.game, stored.options) != (game_id, tuple(sorted(options))):
+        raise StoreError(path, f"is a game of {stored.game}, not {game_id}")
+    if stored.outcome is not None:
+        raise StoreError(path, "the game is over: nothing to continue (`magboard history import` keeps it)")
+    stored.status = Status.PLAYING
+    report = Imported(path, notes=notes)
+    with transaction(conn):
+        current = in_play(conn, stored.game, stored.options)
+        if current is not None:
+            abandon(conn, current, time.time())
+        report.ids.append(insert_game(conn, stored))
+        report.resumes = report.ids[-1]
+        _note_file(conn, digest, path, report.ids)
     return report
 
 

@@ -5,7 +5,6 @@ simulated board, and a match game against it.  Without gnugo these are skipped, 
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
@@ -13,9 +12,7 @@ import pytest
 
 from engines.registry import make
 from host.cli import main
-from host.peers.gtp.engine import resolve
 from host.peers.gtp.opponent import EngineOpponent
-from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
 from host.session.session import Settings
 from host.store.games import read_games
@@ -26,14 +23,7 @@ from tests.pipeline.player import Person
 GNUGO = "gnugo --mode gtp --level 1"
 
 
-@pytest.fixture(autouse=True)
-def gnugo() -> None:
-    try:
-        resolve(["gnugo"])
-    except GtpError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must test against GnuGo (apt-get install gnugo): {exc}")
-        pytest.skip(f"gnugo is not installed: {exc}")
+pytestmark = pytest.mark.usefixtures("gnugo")  # tests/gtp/conftest.py
 
 
 def test_gnugo_plays_white_on_the_simulated_board(tmp_path: Path) -> None:
