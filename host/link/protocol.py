@@ -41,6 +41,7 @@ from host.link.status import EventKind, LinkError, LinkEvent, LinkStats, LinkSta
 log = logging.getLogger(__name__)
 
 SILENCE_TIMEOUT_S = 3.0
+READY_S = 10.0  # how long a device may take to boot and say HELLO (a slower one: times its slowdown)
 RETRY_S = 1.0  # resend HELLO_REQ / GET_STATE while the answer is missing
 BACKOFF_S = (0.2, 5.0)  # the first wait before opening the port again, and the longest
 

@@ -122,9 +122,9 @@ def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
     with open_table(
         "kingofrings", SimulatedHardware(), board_id="kingofrings-reed", settings=Settings(ai_side=None)
     ) as table:
-        assert table.rig is not None
-        with table.rig.lock:
-            table.rig.virtual.lift("c4")
+        assert table.reach is not None
+        with table.reach.rig.lock:
+            table.reach.rig.virtual.lift("c4")
         page = TablePage(table, server=None)  # type: ignore[arg-type] - only the picture is asked for
         try:
             shown = page._picture(table.session.view())
