@@ -31,7 +31,9 @@ KINGOFRINGS = registry.make("kingofrings")
 def view(
     game: Any, pos: Any, intent: Intent, moves: tuple[str, ...] = (), ai: AiInfo | None = None, **extra: Any
 ) -> SessionView:
-    return SessionView(game, pos, intent, moves, frozenset(), (), ai, **extra)
+    return SessionView(
+        game=game, position=pos, intent=intent, moves=moves, last_move=frozenset(), hint=(), ai=ai, **extra
+    )
 
 
 def test_each_player_has_their_own_pool_less_what_the_mover_took_out() -> None:
