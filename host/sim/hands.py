@@ -10,23 +10,34 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from engines.physical import Thing
+from host.hardware.spec import ObjectSpec
+from host.reach.script import Action, ScriptError
 from host.sim.rig import Rig
-from host.sim.script import Action, ScriptError
 
 TURN_S = 0.12  # a piece turned over is off its cell this long (a hand takes longer than a knock)
 TAP_S = 0.15  # a tap: lifted and put straight back
 
 
 class Hands:
+    """Meets host.reach.capabilities.Hands: the page, the play command and the tests drive these."""
+
     def __init__(self, rig: Rig, sleep: Callable[[float], None] = time.sleep) -> None:
         self.rig = rig
         self.sleep = sleep
         self.held: list[Thing] = []
         self.step_ms = 100
         self.done = threading.Event()
+
+    @property
+    def objects(self) -> Mapping[str, ObjectSpec]:
+        return self.rig.board.objects
+
+    def stack(self, cell: str) -> tuple[Thing, ...]:
+        with self.rig.lock:
+            return self.rig.virtual.stack(cell)
 
     def run(self, actions: list[Action]) -> None:
         """Carry out every action, each followed by the current step time."""

@@ -11,8 +11,8 @@ the page has not yet heard what the previous one did.
 
 from __future__ import annotations
 
-from host.sim.hands import Hands
-from host.sim.script import Action, parse_thing
+from host.reach.capabilities import Hands
+from host.reach.script import Action, parse_thing
 
 VERBS = ("click", "lift", "turn", "tap", "tray")
 
@@ -52,7 +52,7 @@ class Gestures:
     def _click(self, cell: str) -> None:
         if self.hands.held:
             self._do(Action(0, "place", (cell,)))
-        elif self.hands.rig.virtual.stack(cell):
+        elif self.hands.stack(cell):
             self._do(Action(0, "lift", (cell,)))
         else:
             raise GestureError(f"{cell} is empty and your hand too: take a piece from the tray first")
@@ -63,7 +63,7 @@ class Gestures:
             self.hands.held.pop()
             return
         thing = parse_thing(text)
-        if thing.kind not in self.hands.rig.board.objects:
+        if thing.kind not in self.hands.objects:
             raise GestureError(f"this board has no {thing.kind}")
         self.hands.held.append(thing)
 
