@@ -1,0 +1,55 @@
+"""How often the board takes the move a person meant: a generated corpus of human hands (host/sim/corpus.py).
+
+    python benchmarks/hands.py --game G [--board B] --moves N --seed S [--write-failures DIR]
+
+Prints one JSON line per board build (every build of the game unless --board names one):
+``{"board", "moves", "intended", "asked", "wrong", "stalled", "unknowable", "extra_steps", ...}`` with the
+share of knowable moves taken as meant, the reasons of the unknowable ones and the verdicts by kind of
+hand.  ``--write-failures DIR`` writes each wrong, stalled or over-guided move as a ``magboard play
+--script`` file with the journal of the game before it, grouped by verdict and kinds of hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engines import registry
+from host.hardware.loading import board_ids, load_board
+from host.sim.corpus import Corpus, write_failures
+from host.sim.human import KINDS, Habits
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--game", required=True, choices=registry.available())
+    p.add_argument("--board", help="one build (default: every build of the game in hardware/boards)")
+    p.add_argument("--moves", type=int, default=300, help="moves per build")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--only", choices=KINDS, help="every move with this kind of hand, no other")
+    p.add_argument("--no-ai", action="store_true", help="two humans (default: some games against the AI)")
+    p.add_argument("--write-failures", type=Path, metavar="DIR")
+    args = p.parse_args(argv)
+    boards = [args.board] if args.board else [b for b in board_ids() if load_board(b).game == args.game]
+    if not boards:
+        p.error(f"no board build for {args.game} in hardware/boards")
+    habits = Habits().only(args.only) if args.only else Habits()
+    for board_id in boards:
+        board = load_board(board_id)
+        if board.game != args.game:
+            p.error(f"board {board_id} is a {board.game} board, not {args.game}")
+        game = registry.make(args.game)
+        corpus = Corpus(game, board, args.seed, habits, ai=not args.no_ai)
+        tally = corpus.run(args.moves)
+        if args.write_failures is not None:
+            write_failures(tally, game, board, args.seed, args.write_failures)
+        print(json.dumps(tally.summary()), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

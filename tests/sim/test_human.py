@@ -1,0 +1,191 @@
+"""The generated hands are what they claim (host/sim/human.py), and the corpus runs (benchmarks/hands.py).
+
+The checks are physical, worked out from the actions alone: a plan carried out on the board ends in
+the position after the move (the sensors read exactly that; only objects without a magnet may be
+left behind, and only by the kind that forgets them); a knock takes an object off for 30-150 ms and
+puts the same one back; a slide crosses empty cells only, each nearer its end.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engines import registry
+from engines.physical import Thing
+from host.hardware.loading import board_ids, load_board
+from host.hardware.sensing import SensorModel
+from host.sim.corpus import FastBoard, Outcome, fewest_actions, journal_text, script_text
+from host.sim.human import KINDS, Habits, Hand, act, replay
+from host.sim.script import parse
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARDS = board_ids()
+
+
+def positions(game: Any, rng: random.Random, count: int) -> list[Any]:
+    """Positions of a random game a few plies apart (the start among them)."""
+    pos, out = game.start(), []
+    while len(out) < count and not game.is_over(pos):
+        out.append(pos)
+        for _ in range(rng.randint(1, 4)):
+            if game.is_over(pos):
+                break
+            pos = game.play(pos, rng.choice(game.legal_moves(pos)))
+    return out
+
+
+@pytest.mark.parametrize("kind", [k for k in KINDS if k != "mistake"])
+@pytest.mark.parametrize("board_id", BOARDS)
+def test_every_kind_ends_in_the_position_after_the_move(board_id: str, kind: str) -> None:
+    board = load_board(board_id)
+    game = registry.make(board.game)
+    model = SensorModel(board)
+    rng = random.Random(7)
+    hand = Hand(game, board, Habits().only(kind), random.Random(8))
+    hidden = {k for k, spec in board.objects.items() if spec.magnet == "none"}
+    for pos in positions(game, rng, 8):
+        move = rng.choice(game.legal_moves(pos))
+        now = dict(game.cells(pos))
+        plan = hand.plan(now, pos, move)
+        assert set(plan.kinds) <= {kind}
+        end = replay(now, plan.move)
+        after = game.cells(game.play(pos, move))
+        assert all(model.reading_of(tuple(end[n])) == model.reading_of(after[n]) for n in after)
+        same = all(game.table.same_stack(end[n], after[n]) for n in after)
+        if kind == "invisible_left" and plan.kinds:
+            assert not same  # something was forgotten ...
+            seen = [[t for t in stacks[n] if t.kind not in hidden] for n in after for stacks in (end, after)]
+            assert seen[0::2] == seen[1::2]  # ... and only what the sensors cannot see
+        elif game.changed_cells(pos, move):
+            assert same
+
+
+@pytest.mark.parametrize("board_id", ["kingofrings-reed", "desdemona-hall", "go7-reed"])
+def test_a_knock_puts_the_same_object_back_within_30_to_150_ms(board_id: str) -> None:
+    board = load_board(board_id)
+    game = registry.make(board.game)
+    rng = random.Random(3)
+    hand = Hand(game, board, Habits().only("knock"), random.Random(4))
+    seen = 0
+    for pos in positions(game, rng, 10):
+        now = dict(game.cells(pos))
+        plan = hand.plan(now, pos, rng.choice(game.legal_moves(pos)))
+        steps = plan.move
+        for i in range(len(steps) - 3):
+            zero, lift, wait, place = steps[i : i + 4]
+            if (zero.verb, zero.ms, lift.verb, wait.verb, place.verb) == ("step", 0, "lift", "wait", "place"):
+                assert lift.cells == place.cells and 30 <= wait.ms <= 150
+                before = replay(now, steps[:i])
+                assert place.thing == before[lift.cells[0]][-1]
+                assert replay(now, steps[: i + 4]) == before
+                seen += 1
+    assert seen >= 5
+
+
+def test_a_slide_crosses_only_empty_cells_each_nearer_its_end() -> None:
+    board = load_board("desdemona-hall")
+    game = registry.make(board.game)
+    rng = random.Random(5)
+    hand = Hand(game, board, Habits().only("slide"), random.Random(6))
+    geo = game.geometry
+    slides = 0
+    for pos in positions(game, rng, 12):
+        now = dict(game.cells(pos))
+        for action in hand.plan(now, pos, rng.choice(game.legal_moves(pos))).move:
+            if action.verb == "slide":
+                cells = [geo.cell(c) for c in action.cells]
+                goal = cells[-1]
+                assert all(not now[c] for c in action.cells[1:-1])
+                assert all(
+                    geo.distance(a, goal) > geo.distance(b, goal) for a, b in itertools.pairwise(cells)
+                )
+                slides += 1
+    assert slides >= 5
+
+
+def test_an_illegal_move_reads_as_no_legal_end() -> None:
+    board = load_board("kingofrings-reed")
+    game = registry.make(board.game)
+    model = SensorModel(board)
+    hand = Hand(game, board, Habits(), random.Random(1))
+    pos = game.start()
+    now = dict(game.cells(pos))
+    mistake = hand.illegal(now, pos, model.reading_of)
+    end = replay(now, mistake)
+    reading = [model.reading_of(tuple(end[n])) for n in game.geometry.names]
+    for move in game.legal_moves(pos):
+        after = game.cells(game.play(pos, move))
+        assert reading != [model.reading_of(after[n]) for n in game.geometry.names]
+
+
+def test_the_board_reports_a_change_only_once_it_outlasts_the_debounce() -> None:
+    """A 3 ms flicker never reaches the session; a 60 ms knock does, the debounce time after it."""
+
+    class Recorder:
+        def __init__(self) -> None:
+            self.readings: list[tuple[int, tuple[Any, ...]]] = []
+            self.game = registry.make("go7")
+            self.position = self.game.start()
+
+        def on_reading(self, t: int, values: list[Any]) -> None:
+            self.readings.append((t, tuple(values)))
+
+        def on_tick(self, t: int) -> None:
+            pass
+
+    board = load_board("go7-reed")
+    session: Any = Recorder()
+    fast = FastBoard(session, SensorModel(board), board)
+    stone = registry.make("go7").table.kinds()
+    thing = act("place", "d4", thing=Thing(min(stone), 0))
+    fast.run([act("step", ms=3), thing, act("lift", "d4"), act("wait", ms=100)])
+    assert len(session.readings) == 1  # the first, as the board was set up
+    fast.run([act("step", ms=60), thing, act("lift", "d4"), act("wait", ms=100)])
+    times = [t for t, _ in session.readings[1:]]
+    assert len(times) == 2 and times[0] == 103 + 3 + fast.latency and times[1] - times[0] == 60
+
+
+def test_fewest_actions_count_a_carry_a_put_and_a_take_once_each() -> None:
+    """Desdemona (RULES.md): a queen move alone, then one with a stone shot onto the square it left."""
+    game = registry.make("desdemona")
+    start = game.start()
+    first = game.play_texts(["a4-a6"], start)
+    second = game.play_texts(["a7-a10/a7"], first)
+    cells = [dict(game.cells(p)) for p in (start, first, second)]
+    assert fewest_actions(game, cells[0], cells[1], frozenset()) == 1  # the queen carried
+    assert fewest_actions(game, cells[1], cells[2], frozenset()) == 2  # carried, and a stone put
+    assert fewest_actions(game, cells[2], cells[1], frozenset()) == 2  # carried back, the stone taken off
+    assert fewest_actions(game, cells[0], cells[2], frozenset()) == 3
+    assert fewest_actions(game, cells[0], cells[0], frozenset()) == 0
+
+
+def test_a_failing_move_is_written_as_a_script_that_parses_with_its_journal() -> None:
+    game = registry.make("kingofrings")
+    board = load_board("kingofrings-reed")
+    actions = [act("step", ms=150), act("lift", "b2"), act("place", "b3")]
+    actions += [act("wait", ms=300), act("wait", ms=200)]
+    outcome = Outcome("stalled", "b2-b3", [], ["knock"], actions, ["b2-b3", "b6-b5"])
+    text = script_text(outcome, game, board, "x")
+    lines = parse(text, set(game.geometry.names))
+    assert [a.verb for a in lines][-4:] == ["step", "lift", "place", "wait"] and lines[-1].ms == 500
+    assert journal_text(outcome, game) == "game: kingofrings\n---\nmove b2-b3\nmove b6-b5\n"
+
+
+def test_hands_py_prints_one_line_per_build() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "hands.py"), "--game", "flipfour", "--moves", "6"],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    lines = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [line["board"] for line in lines] == ["flipfour-hall", "flipfour-reed"]
+    for line in lines:
+        counts = [line[k] for k in ("intended", "asked", "wrong", "stalled", "unknowable")]
+        assert line["moves"] == 6 and sum(counts) == 6 and line["extra_steps"] >= 0
