@@ -1,4 +1,4 @@
-"""How often the board takes the move a person meant: a generated corpus of human hands (host/sim/corpus.py).
+"""How often the board takes the move meant: a generated corpus of human hands (benchmarks/corpus.py).
 
     python benchmarks/hands.py --game G [--board B] --moves N --seed S [--write-failures DIR]
 
@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.corpus import Corpus, write_failures
 from engines import registry
 from host.hardware.loading import board_ids, load_board
-from host.sim.corpus import Corpus, write_failures
 from host.sim.human import KINDS, Habits
 
 

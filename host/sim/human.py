@@ -8,7 +8,7 @@ knocks a neighbour off its cell and back or nudges it to the next cell and back 
 knock lasts 30-150 ms), slides a piece across the cells on its way, puts it on a wrong
 cell and corrects it at once, handles the objects the sensors cannot see (a knight's
 rings) after the rest or forgets them, and sometimes makes an illegal move, which the
-board then guides them to put right (host/sim/corpus.py follows that guidance).
+board then guides them to put right (benchmarks/corpus.py follows that guidance).
 
 Every plan is a list of script actions (host/sim/script.py), so a generated move can be
 written out as a ``magboard play --script`` file.  ``step`` lines give each action its

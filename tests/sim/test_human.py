@@ -18,11 +18,11 @@ from typing import Any
 
 import pytest
 
+from benchmarks.corpus import FastBoard, Outcome, fewest_actions, journal_text, script_text
 from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import SensorModel
-from host.sim.corpus import FastBoard, Outcome, fewest_actions, journal_text, script_text
 from host.sim.human import KINDS, Habits, Hand, act, replay
 from host.sim.script import parse
 
