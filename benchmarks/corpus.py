@@ -131,6 +131,14 @@ class FastBoard:
     def place(self, cell: str, thing: Thing) -> None:
         self._set(cell, [*self.stacks[cell], thing])
 
+    def tidy(self, cells: Mapping[str, Sequence[Thing]]) -> None:
+        """Put right what the sensors cannot see (rings forgotten at the last move) without a hand, so that
+        each move's script starts from its position as the store resumes it."""
+        for name in self.names:
+            if list(cells[name]) != self.stacks[name]:
+                assert self.model.reading_of(tuple(cells[name])) == self.raw[name], name
+                self.stacks[name] = list(cells[name])
+
     def _set(self, cell: str, stack: list[Thing]) -> None:
         self.stacks[cell] = stack
         value = self.model.reading_of(tuple(stack))
@@ -223,6 +231,8 @@ class Outcome:
     kinds: list[str]
     script: list[Action]
     history: list[str]  # the moves before it (where its script starts)
+    side: int | None  # the player's side against the AI (None: two players)
+    ai_move: bool  # the move was the AI's, made by the player's hands
     reason: str = ""
     extra_steps: int = 0
 
@@ -265,22 +275,6 @@ class Tally:
         }
 
 
-class Chooser:
-    """The AI's side: plays a random legal move (what matters is that the player makes it by hand)."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def start(self, game: Game[Any, Any]) -> None:
-        """Nothing to get ready."""
-
-    def choose(self, game: Game[Any, Any], pos: Any) -> Any:
-        return self.rng.choice(game.legal_moves(pos))
-
-    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
-        return [self.choose(game, pos)]
-
-
 class Corpus:
     """Random games on one board build, each move by simulated hands, measured (module docstring)."""
 
@@ -308,7 +302,7 @@ class Corpus:
         return self.tally
 
     def session(self, history: list[Any], texts: list[str], ai_side: int | None) -> Session[Any, Any]:
-        opponent = Chooser(self.rng) if ai_side is not None else None
+        opponent = Scripted(None, self.rng) if ai_side is not None else None  # random moves
         settings = Settings(ai_side=ai_side, think_in_background=False)
         return Session(
             self.game, self.model.reading_of, Reading.EMPTY, opponent=opponent, history=history, moves=texts,
@@ -375,7 +369,9 @@ class Corpus:
         game = self.game
         pos = history[-1]
         text = game.format_move(pos, move)
+        board.tidy(game.cells(pos))
         now = {n: tuple(s) for n, s in board.stacks.items()}
+        ai_move = session.pending == move
         mistake: list[Action] = []
         if self.rng.random() < self.hand.habits.mistake:
             mistake = self.hand.illegal(now, pos, self.model.reading_of)
@@ -395,13 +391,17 @@ class Corpus:
                 plan = self.hand.plan(now, pos, move)  # from the board as the repair left it
                 kinds = ["mistake", *plan.kinds]
             board.run(plan.move)
-            asked = self.finish(session, board, move, text)
+            asked = self.finish(session, board, move, events)
         except ValueError as exc:  # a plan the hands could not carry out: a bug of the generator
             done = "; ".join(map(format_action, board.log))
             raise RuntimeError(f"{self.board.id} {text}: {exc}; actions {done}") from exc
         finally:
             session.listeners.remove(events.append)
-        committed = [str(e.data["move"]) for e in events if e.kind is EventKind.COMMIT]
+        committed = [
+            str(e.data["move"]) if e.kind is EventKind.COMMIT else f"take back {e.data['plies']}"
+            for e in events
+            if e.kind in (EventKind.COMMIT, EventKind.TAKEBACK)
+        ]
         if reason:
             verdict = "unknowable"
         elif committed and (committed[0] != text or not self.by_ai(history, committed)):
@@ -410,12 +410,16 @@ class Corpus:
             verdict = "stalled"
         else:
             verdict = "asked" if asked else "intended"
-        return Outcome(verdict, text, committed, kinds, list(board.log), list(texts), reason, extra)
+        side = None if session.settings.ai_side is None else 1 - session.settings.ai_side
+        script = list(board.log)
+        return Outcome(verdict, text, committed, kinds, script, list(texts), side, ai_move, reason, extra)
 
     def by_ai(self, history: list[Any], committed: list[str]) -> bool:
         """Whether the commits after the first are moves no hand makes (the AI's pass)."""
         pos = self.game.play_texts(committed[:1], history[-1])
         for text in committed[1:]:
+            if text.startswith("take back"):
+                return False
             move = self.game.parse_move(pos, text)
             if self.game.changed_cells(pos, move):
                 return False
@@ -443,33 +447,22 @@ class Corpus:
         board.wait(LOOK_MS)
         return max(extra, 0)
 
-    def finish(self, session: Session[Any, Any], board: FastBoard, move: Any, text: str) -> bool:
+    def finish(self, session: Session[Any, Any], board: FastBoard, move: Any, events: list[Event]) -> bool:
         """Wait for the board to take the move, answering it as a player would; whether it asked."""
+        text = self.game.format_move(session.position, move)
         asked = False
-        start = len(session.moves)
-        waited = 0
-        answered: set[str] = set()
-        while waited < STALL_MS:
-            board.wait(100)
-            waited += 100
-            if len(session.moves) > start:
+        for _ in range(STALL_MS // 100):
+            if any(e.kind in (EventKind.COMMIT, EventKind.TAKEBACK) for e in events):
                 break
             intent = session.intent
-            if isinstance(intent, Confirm) and intent.move == text and "confirm" not in answered:
+            if intent.kind in (Kind.CONFIRM, Kind.CHOOSE):
                 asked = True
-                answered.add("confirm")
+            shown = intent.move if isinstance(intent, Confirm) else getattr(intent, "shown", None)
+            if shown == text:
                 board.do(act("press", button="confirm"))
             elif isinstance(intent, Choose) and text in intent.choices:
-                asked = True
-                if intent.shown == text:
-                    board.do(act("press", button="confirm"))
-                elif "tap" not in answered:
-                    answered.add("tap")
-                    board.do(act("tap", self.tap_cell(session, move, intent)))
-                else:
-                    board.do(act("tap", self.tap_cell(session, move, intent)))
-            elif intent.kind is Kind.CONFIRM or intent.kind is Kind.CHOOSE:
-                asked = True
+                board.do(act("tap", self.tap_cell(session, move, intent)))
+            board.wait(100)
         return asked
 
     def tap_cell(self, session: Session[Any, Any], move: Any, intent: Choose) -> str:
@@ -489,16 +482,25 @@ def script_text(outcome: Outcome, game: Game[Any, Any], board: BoardSpec, name: 
     """The failing move as a ``magboard play --script`` file, with how to replay it from its position."""
     store = f"/tmp/{name}.sqlite3"
     extra = f"; {outcome.extra_steps} repair steps beyond the fewest" if outcome.extra_steps else ""
+    side = "--humans" if outcome.side is None else f"--side {outcome.side}"
+    fast = f"python benchmarks/hands.py --game {game.id} --board {board.id} --replay {name}.script"
+    if outcome.side is not None:
+        fast += f" --side {outcome.side}"
+    if outcome.ai_move:
+        fast += f" --ai-move {outcome.intended}"
     lines = [
         f"# {board.id}: {outcome.verdict} - meant {outcome.intended}, took {outcome.committed or 'nothing'}",
         f"# kinds of hand: {', '.join(outcome.kinds) or 'plain'}{extra}",
-        f"# starts after the {len(outcome.history)} moves of {name}.journal; replay with:",
+        f"# starts after the {len(outcome.history)} moves of {name}.journal; replay in simulated time with",
+        f"#   {fast}",
+        "# or on the simulated board (its firmware, link and clock; times then vary by a few ms):",
         f"#   magboard history --journal {store} import {name}.journal",
-        f"#   magboard play {game.id} --board {board.id} --humans --no-browser --journal {store} \\",
+        f"#   magboard play {game.id} --board {board.id} {side} --no-browser --journal {store} \\",
         f"#     --script {name}.script",
-        "step 100",
-        "wait 500",
-    ]  # fmt: skip
+    ]
+    if outcome.ai_move:
+        lines.append("# (the move is the AI's, made by hand: magboard play's own AI may choose another)")
+    lines += ["step 100", "wait 500"]
     for action in outcome.script:  # waits one after another as one
         if action.verb == "wait" and lines[-1].startswith("wait "):
             lines[-1] = f"wait {int(lines[-1].split()[1]) + action.ms}"
@@ -524,3 +526,45 @@ def write_failures(tally: Tally, game: Game[Any, Any], board: BoardSpec, seed: i
         path.write_text(script_text(outcome, game, board, name))
         written.append(path)
     return written
+
+
+class Scripted:
+    """The AI's side in a replay: plays the move given, then random legal ones."""
+
+    def __init__(self, text: str | None, rng: random.Random) -> None:
+        self.text = text
+        self.rng = rng
+
+    def start(self, game: Game[Any, Any]) -> None:
+        """Nothing to get ready."""
+
+    def choose(self, game: Game[Any, Any], pos: Any) -> Any:
+        text, self.text = self.text, None
+        return self.rng.choice(game.legal_moves(pos)) if text is None else game.parse_move(pos, text)
+
+    def hint(self, game: Game[Any, Any], pos: Any) -> list[Any]:
+        return [self.rng.choice(game.legal_moves(pos))]
+
+
+def replay(
+    game: Game[Any, Any], board: BoardSpec, texts: Sequence[str], actions: Sequence[Action],
+    side: int | None = None, ai_move: str | None = None,
+) -> list[Event]:  # fmt: skip
+    """What the session does when a script's actions are carried out, in simulated time, at the position
+    ``texts`` reach (``side``: the player's against the AI, whose move waiting may be ``ai_move``)."""
+    history = [game.start()]
+    for text in texts:
+        history.append(game.play_texts([text], history[-1]))
+    opponent = None if side is None else Scripted(ai_move, random.Random(0))
+    settings = Settings(ai_side=None if side is None else 1 - side, think_in_background=False)
+    session = Session(
+        game, SensorModel(board).reading_of, Reading.EMPTY, opponent=opponent, history=history,
+        moves=list(texts), settings=settings,
+    )  # fmt: skip
+    events: list[Event] = []
+    session.listeners.append(events.append)
+    fast = FastBoard(session, SensorModel(board), board)
+    fast.run(actions)
+    fast.wait(1000)
+    session.close()
+    return events

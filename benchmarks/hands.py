@@ -18,10 +18,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.corpus import Corpus, write_failures
+from benchmarks.corpus import Corpus, replay, write_failures
 from engines import registry
+from engines.game import MoveError
 from host.hardware.loading import board_ids, load_board
 from host.sim.human import KINDS, Habits
+from host.sim.script import ScriptError, load_script
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,7 +35,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only", choices=KINDS, help="every move with this kind of hand, no other")
     p.add_argument("--no-ai", action="store_true", help="two humans (default: some games against the AI)")
     p.add_argument("--write-failures", type=Path, metavar="DIR")
+    p.add_argument("--replay", type=Path, metavar="SCRIPT", help="replay a script written so")
+    p.add_argument("--side", type=int, choices=(0, 1), help="with --replay: the player's side against the AI")
+    p.add_argument("--ai-move", metavar="MOVE", help="with --replay: the AI's move to make by hand")
     args = p.parse_args(argv)
+    if args.replay is not None:
+        return replay_file(p, args)
     boards = [args.board] if args.board else [b for b in board_ids() if load_board(b).game == args.game]
     if not boards:
         p.error(f"no board build for {args.game} in hardware/boards")
@@ -48,6 +55,26 @@ def main(argv: list[str] | None = None) -> int:
         if args.write_failures is not None:
             write_failures(tally, game, board, args.seed, args.write_failures)
         print(json.dumps(tally.summary()), flush=True)
+    return 0
+
+
+def replay_file(p: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    """Print what the session does with a written script, as JSON lines (its scenes left out)."""
+    if args.board is None:
+        p.error("--replay needs --board")
+    board = load_board(args.board)
+    game = registry.make(args.game)
+    journal = args.replay.with_suffix(".journal")
+    try:
+        lines = journal.read_text().splitlines() if journal.exists() else []
+        texts = [line.removeprefix("move ") for line in lines if line.startswith("move ")]
+        actions = load_script(args.replay, set(game.geometry.names))
+        events = replay(game, board, texts, actions, args.side, args.ai_move)
+    except (OSError, ScriptError, MoveError) as exc:
+        p.error(f"{args.replay}: {exc}")
+    for event in events:
+        if event.kind.value != "scene":
+            print(json.dumps({"t": event.t_ms, "event": event.kind.value, **event.data}))
     return 0
 
 

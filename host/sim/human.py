@@ -123,7 +123,7 @@ class Hand(Generic[P, M]):
                 out.kinds.append("invisible_left")
                 actions = left
         steps = self._timed(actions)
-        end = replay(now, steps)
+        end = carried_out(now, steps)
         changes: tuple[tuple[str, Callable[[], list[Action] | None]], ...] = (
             ("slide", lambda: self._slide(steps, now, changed)),
             ("wrong_cell", lambda: self._wrong_cell(steps, now, changed)),
@@ -220,7 +220,7 @@ class Hand(Generic[P, M]):
         return out
 
     def _top_after(self, done: Sequence[Action], now: Cells, cell: str) -> Thing:
-        stacks = replay(now, done)
+        stacks = carried_out(now, done)
         return stacks[cell][-1]
 
     def _timed(self, actions: Sequence[Action]) -> list[Action]:
@@ -252,7 +252,7 @@ class Hand(Generic[P, M]):
         kept = [a for i, a in enumerate(actions) if i not in set(hidden)]
         candidate = [*kept, act("wait", ms=self.rng.randint(*PAUSE_MS)), *moved]
         try:
-            final = replay(now, candidate)
+            final = carried_out(now, candidate)
         except (IndexError, ValueError):
             return None
         if not all(self.game.table.same_stack(tuple(final[n]), tuple(target[n])) for n in self.names):
@@ -260,7 +260,7 @@ class Hand(Generic[P, M]):
         return candidate
 
     def _removed_hidden(self, actions: list[Action], now: Cells, index: int) -> bool:
-        stacks = replay(now, actions[:index])
+        stacks = carried_out(now, actions[:index])
         cell = actions[index].cells[0]
         return not self._visible(stacks[cell][-1])
 
@@ -269,7 +269,7 @@ class Hand(Generic[P, M]):
         last = actions[-1]
         if last.verb == "place" and not self._visible(last.thing):
             return actions[:-1]
-        if last.verb == "remove" and not self._visible(replay(now, actions[:-1])[last.cells[0]][-1]):
+        if last.verb == "remove" and not self._visible(carried_out(now, actions[:-1])[last.cells[0]][-1]):
             return actions[:-1]
         return None
 
@@ -352,7 +352,7 @@ class Hand(Generic[P, M]):
         if not carries:
             return None
         i, _ = carries[0]
-        stacks = replay(now, steps[: i + 1])
+        stacks = carried_out(now, steps[: i + 1])
         lifted = self._things(steps, now)[i]
         owner = None if lifted is None else lifted.colour
         if owner is None:
@@ -376,7 +376,7 @@ class Hand(Generic[P, M]):
         acts = [i for i, a in enumerate(steps) if a.verb not in ("step", "wait")]
         moments = [*(acts[1:] or acts), len(steps)]
         at = self.rng.choice(moments)
-        stacks = replay(now, steps[:at])
+        stacks = carried_out(now, steps[:at])
         geo = self.game.geometry
         worked = {c for a in steps for c in a.cells}
         near = {self.names[c] for w in worked for c in geo.neighbours(geo.cell(w))}
@@ -424,7 +424,7 @@ class Hand(Generic[P, M]):
         ]  # fmt: skip
 
 
-def replay(now: Cells, actions: Sequence[Action]) -> dict[str, list[Thing]]:
+def carried_out(now: Cells, actions: Sequence[Action]) -> dict[str, list[Thing]]:
     """The stacks after ``actions`` on ``now`` (timing aside): what a plan leaves on the board.
 
     IndexError when an action lifts from an empty cell, ValueError when a place has nothing to put."""
@@ -457,6 +457,6 @@ def replay(now: Cells, actions: Sequence[Action]) -> dict[str, list[Thing]]:
 def _ends(now: Cells, actions: Sequence[Action]) -> dict[str, list[Thing]] | None:
     """What ``actions`` leave on ``now``, or None if a hand cannot carry them out."""
     try:
-        return replay(now, actions)
+        return carried_out(now, actions)
     except (IndexError, ValueError):
         return None

@@ -18,12 +18,21 @@ from typing import Any
 
 import pytest
 
-from benchmarks.corpus import FastBoard, Outcome, fewest_actions, journal_text, script_text
+from benchmarks.corpus import (
+    Corpus,
+    FastBoard,
+    Outcome,
+    Tally,
+    fewest_actions,
+    journal_text,
+    replay,
+    script_text,
+)
 from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import SensorModel
-from host.sim.human import KINDS, Habits, Hand, act, replay
+from host.sim.human import KINDS, Habits, Hand, act, carried_out
 from host.sim.script import parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -56,7 +65,7 @@ def test_every_kind_ends_in_the_position_after_the_move(board_id: str, kind: str
         now = dict(game.cells(pos))
         plan = hand.plan(now, pos, move)
         assert set(plan.kinds) <= {kind}
-        end = replay(now, plan.move)
+        end = carried_out(now, plan.move)
         after = game.cells(game.play(pos, move))
         assert all(model.reading_of(tuple(end[n])) == model.reading_of(after[n]) for n in after)
         same = all(game.table.same_stack(end[n], after[n]) for n in after)
@@ -83,9 +92,9 @@ def test_a_knock_puts_the_same_object_back_within_30_to_150_ms(board_id: str) ->
             zero, lift, wait, place = steps[i : i + 4]
             if (zero.verb, zero.ms, lift.verb, wait.verb, place.verb) == ("step", 0, "lift", "wait", "place"):
                 assert lift.cells == place.cells and 30 <= wait.ms <= 150
-                before = replay(now, steps[:i])
+                before = carried_out(now, steps[:i])
                 assert place.thing == before[lift.cells[0]][-1]
-                assert replay(now, steps[: i + 4]) == before
+                assert carried_out(now, steps[: i + 4]) == before
                 seen += 1
     assert seen >= 5
 
@@ -119,7 +128,7 @@ def test_an_illegal_move_reads_as_no_legal_end() -> None:
     pos = game.start()
     now = dict(game.cells(pos))
     mistake = hand.illegal(now, pos, model.reading_of)
-    end = replay(now, mistake)
+    end = carried_out(now, mistake)
     reading = [model.reading_of(tuple(end[n])) for n in game.geometry.names]
     for move in game.legal_moves(pos):
         after = game.cells(game.play(pos, move))
@@ -172,7 +181,7 @@ def test_a_failing_move_is_written_as_a_script_that_parses_with_its_journal() ->
     board = load_board("kingofrings-reed")
     actions = [act("step", ms=150), act("lift", "b2"), act("place", "b3")]
     actions += [act("wait", ms=300), act("wait", ms=200)]
-    outcome = Outcome("stalled", "b2-b3", [], ["knock"], actions, ["b2-b3", "b6-b5"])
+    outcome = Outcome("stalled", "b2-b3", [], ["knock"], actions, ["b2-b3", "b6-b5"], None, False)
     text = script_text(outcome, game, board, "x")
     lines = parse(text, set(game.geometry.names))
     assert [a.verb for a in lines][-4:] == ["step", "lift", "place", "wait"] and lines[-1].ms == 500
@@ -189,3 +198,23 @@ def test_hands_py_prints_one_line_per_build() -> None:
     for line in lines:
         counts = [line[k] for k in ("intended", "asked", "wrong", "stalled", "unknowable")]
         assert line["moves"] == 6 and sum(counts) == 6 and line["extra_steps"] >= 0
+
+
+@pytest.mark.parametrize("board_id", ["kingofrings-reed", "desdemona-hall", "go7-reed"])
+def test_every_move_replays_from_its_script_as_it_was_played(board_id: str, monkeypatch: Any) -> None:
+    """A move's script, started from its position, makes the session do what it did in the corpus."""
+    board = load_board(board_id)
+    game = registry.make(board.game)
+    outcomes: list[Outcome] = []
+    add = Tally.add
+    monkeypatch.setattr(Tally, "add", lambda self, outcome: (outcomes.append(outcome), add(self, outcome))[1])
+    corpus = Corpus(game, board, seed=3)
+    corpus.run(25)
+    assert len(outcomes) == 25
+    for outcome in outcomes:
+        actions = parse(script_text(outcome, game, board, "x"), set(game.geometry.names))
+        ai_move = outcome.intended if outcome.ai_move else None
+        events = replay(game, board, outcome.history, actions, outcome.side, ai_move)
+        took = [str(e.data["move"]) if e.kind.value == "commit" else f"take back {e.data['plies']}"
+                for e in events if e.kind.value in ("commit", "takeback")]  # fmt: skip
+        assert took[: len(outcome.committed)] == outcome.committed, (outcome.intended, outcome.kinds)
