@@ -48,6 +48,8 @@ STALL_MS = 5000  # nothing taken this long after the board showed the move's end
 TICK_MS = round(TICK_S * 1000)
 LOOK_MS = 400  # a player looks at the board this long after a hand step before the next
 MAX_REPAIRS = 12  # guidance steps followed before the player gives up on the board's guidance
+THINK_MS = (200, 1500)  # the player to move looks at the board before the hands go out
+EARLIER = 5  # a board reading as one of the positions this far back (or the start) is a take-back
 
 Stacks = dict[str, list[Thing]]
 
@@ -375,7 +377,8 @@ class Corpus:
         mistake: list[Action] = []
         if self.rng.random() < self.hand.habits.mistake:
             mistake = self.hand.illegal(now, pos, self.model.reading_of)
-        plan = self.hand.plan(now, pos, move, mistake)
+        earlier = [game.cells(p) for p in [history[0], *history[-EARLIER:-1]]]
+        plan = self.hand.plan(now, pos, move, mistake, earlier)
         kinds = plan.kinds
         reason = self.unknowable(pos, move)
         events: list[Event] = []
@@ -383,12 +386,13 @@ class Corpus:
         board.log = []
         extra = 0
         try:
+            board.wait(self.rng.randint(*THINK_MS))
             if plan.mistake:
                 board.run(plan.mistake)
                 board.wait(self.rng.randint(1200, 2000))
                 extra = self.repair(session, board, pos)
                 now = {n: tuple(s) for n, s in board.stacks.items()}
-                plan = self.hand.plan(now, pos, move)  # from the board as the repair left it
+                plan = self.hand.plan(now, pos, move, earlier=earlier)  # from the board as the repair left it
                 kinds = ["mistake", *plan.kinds]
             board.run(plan.move)
             asked = self.finish(session, board, move, events)

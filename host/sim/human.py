@@ -26,6 +26,7 @@ from typing import Generic
 from engines.game import Game, M, P
 from engines.physical import Thing
 from engines.table import Role
+from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import BoardSpec
 from host.sim.diff import hand_actions
 from host.sim.script import Action
@@ -92,11 +93,17 @@ class Hand(Generic[P, M]):
         self.names = game.geometry.names
         self.invisible = frozenset(k for k, spec in board.objects.items() if spec.magnet == "none")
         self.owned = game.table.kinds(Role.OWNED)
+        self.model = SensorModel(board)
 
     # --- the plan of one move ----------------------------------------------------------------
-    def plan(self, now: Cells, pos: P, move: M, mistake: Sequence[Action] = ()) -> MovePlan:
+    def plan(
+        self, now: Cells, pos: P, move: M, mistake: Sequence[Action] = (), earlier: Sequence[Cells] = ()
+    ) -> MovePlan:
         """The actions that make ``move`` from the board ``now`` (which may differ from ``pos`` in objects
-        the sensors cannot see), with this player's habits; ``mistake`` the illegal move to make first."""
+        the sensors cannot see), with this player's habits; ``mistake`` the illegal move to make first.
+
+        ``earlier`` are the game's positions before: pieces lifted in hesitation never leave the board
+        reading as one of them, which to the sensors is the player taking moves back."""
         game, rng, h = self.game, self.rng, self.habits
         target = game.cells(game.play(pos, move))
         out = MovePlan()
@@ -138,10 +145,15 @@ class Hand(Generic[P, M]):
                 out.kinds.append(kind)
                 steps = changed_steps
         before: list[Action] = []
-        if rng.random() < h.hesitate and (hes := self._hesitate(now, game.to_move(pos))) is not None:
+        looks_back = {self.read(e) for e in earlier}
+        hes = None
+        if rng.random() < h.hesitate:
+            movable = {self.names[c] for m in game.legal_moves(pos) for c in game.changed_cells(pos, m)}
+            hes = self._hesitate(now, game.to_move(pos), {n for n in movable if now[n]}, looks_back)
+        if hes is not None:
             out.kinds.append("hesitate")
             before += hes
-        if rng.random() < h.put_back and (back := self._put_back(steps, now)) is not None:
+        if rng.random() < h.put_back and (back := self._put_back(steps, now, looks_back)) is not None:
             out.kinds.append("put_back")
             before += back
         out.move = before + steps
@@ -400,11 +412,32 @@ class Hand(Generic[P, M]):
         step = next((a for a in reversed(steps[:at]) if a.verb == "step"), act("step", ms=100))
         return [*steps[:at], *bump, step, *steps[at:]]
 
-    def _hesitate(self, now: Cells, side: int) -> list[Action] | None:
-        own = [n for n in self.names if now[n] and self._visible(now[n][-1]) and now[n][-1].colour == side]
-        if len(own) < 2:
+    def read(self, cells: Cells) -> tuple[Reading, ...]:
+        return tuple(self.model.reading_of(tuple(cells[n])) for n in self.names)
+
+    def _lifted_reads_back(
+        self, now: Cells, cells: Sequence[str], looks_back: set[tuple[Reading, ...]]
+    ) -> bool:
+        """Whether the board with the top objects of ``cells`` lifted reads as an earlier position."""
+        stacks = {n: tuple(s) for n, s in now.items()}
+        for cell in cells:
+            stacks[cell] = stacks[cell][:-1]
+        return self.read(stacks) in looks_back
+
+    def _hesitate(
+        self, now: Cells, side: int, movable: set[str], looks_back: set[tuple[Reading, ...]]
+    ) -> list[Action] | None:
+        """Two of the mover's pieces that a legal move could move, lifted together and put back."""
+        own = [n for n in sorted(movable) if self._own(now[n][-1], side)]
+        own = [n for n in own if not self._lifted_reads_back(now, (n,), looks_back)]
+        pairs = [
+            (a, b) for a in own for b in own if a < b and not self._lifted_reads_back(now, (a, b), looks_back)
+        ]
+        if not pairs:
             return None
-        first, second = self.rng.sample(own, 2)
+        first, second = self.rng.choice(pairs)
+        if self.rng.random() < 0.5:
+            first, second = second, first
         return [
             act("step", ms=self.rng.randint(*STEP_MS)), act("lift", first), act("lift", second),
             act("wait", ms=self.rng.randint(*HOLD_MS)),
@@ -412,8 +445,11 @@ class Hand(Generic[P, M]):
             act("wait", ms=self.rng.randint(*PAUSE_MS)),
         ]  # fmt: skip
 
-    def _put_back(self, steps: list[Action], now: Cells) -> list[Action] | None:
+    def _put_back(
+        self, steps: list[Action], now: Cells, looks_back: set[tuple[Reading, ...]]
+    ) -> list[Action] | None:
         lifts = [a.cells[0] for a in steps if a.verb in ("lift", "slide") and now[a.cells[0]]]
+        lifts = [cell for cell in lifts if not self._lifted_reads_back(now, (cell,), looks_back)]
         if not lifts:
             return None
         cell = lifts[0]  # before the move starts: the piece it lifts first, put back where it stands
