@@ -325,12 +325,16 @@ class Corpus:
             pos = history[-1]
             # The AI's move waiting to be made by hand, or a random legal one.
             move = session.pending if session.pending is not None else self.rng.choice(game.legal_moves(pos))
-            outcome = self.play_move(session, board, history, texts, move)
-            self.tally.add(outcome)
-            played += 1
-            history.append(game.play(pos, move))
-            texts.append(game.format_move(pos, move))
-            ok = outcome.verdict not in ("wrong", "stalled") and session.moves[: len(texts)] == texts
+            outcomes = self.play_late(session, board, history, texts, move) if ai_side is None else []
+            if not outcomes:
+                outcomes = [self.play_move(session, board, history, texts, move)]
+            for outcome in outcomes:
+                self.tally.add(outcome)
+                played += 1
+                history.append(game.play_texts([outcome.intended], history[-1]))
+                texts.append(outcome.intended)
+            ok = all(o.verdict not in ("wrong", "stalled") for o in outcomes)
+            ok = ok and session.moves[: len(texts)] == texts
             if ok and len(session.moves) > len(texts):  # the AI's moves that no hand makes (a pass)
                 history[:], texts[:] = list(session.history), session.moves
             if not ok:
@@ -395,17 +399,13 @@ class Corpus:
                 plan = self.hand.plan(now, pos, move, earlier=earlier)  # from the board as the repair left it
                 kinds = ["mistake", *plan.kinds]
             board.run(plan.move)
-            asked = self.finish(session, board, move, events)
+            asked = self.finish(session, board, [move], events)
         except ValueError as exc:  # a plan the hands could not carry out: a bug of the generator
             done = "; ".join(map(format_action, board.log))
             raise RuntimeError(f"{self.board.id} {text}: {exc}; actions {done}") from exc
         finally:
             session.listeners.remove(events.append)
-        committed = [
-            str(e.data["move"]) if e.kind is EventKind.COMMIT else f"take back {e.data['plies']}"
-            for e in events
-            if e.kind in (EventKind.COMMIT, EventKind.TAKEBACK)
-        ]
+        committed = self.took(events)
         if reason:
             verdict = "unknowable"
         elif committed and (committed[0] != text or not self.by_ai(history, committed)):
@@ -451,13 +451,17 @@ class Corpus:
         board.wait(LOOK_MS)
         return max(extra, 0)
 
-    def finish(self, session: Session[Any, Any], board: FastBoard, move: Any, events: list[Event]) -> bool:
-        """Wait for the board to take the move, answering it as a player would; whether it asked."""
-        text = self.game.format_move(session.position, move)
+    def finish(
+        self, session: Session[Any, Any], board: FastBoard, moves: list[Any], events: list[Event]
+    ) -> bool:
+        """Wait for the board to take the moves, answering it as a player would; whether it asked."""
         asked = False
         for _ in range(STALL_MS // 100):
-            if any(e.kind in (EventKind.COMMIT, EventKind.TAKEBACK) for e in events):
+            done = sum(e.kind in (EventKind.COMMIT, EventKind.TAKEBACK) for e in events)
+            if done >= len(moves):
                 break
+            move = moves[done]
+            text = self.game.format_move(session.position, move)
             intent = session.intent
             if intent.kind in (Kind.CONFIRM, Kind.CHOOSE):
                 asked = True
@@ -468,6 +472,59 @@ class Corpus:
                 board.do(act("tap", self.tap_cell(session, move, intent)))
             board.wait(100)
         return asked
+
+    def play_late(self, session: Session[Any, Any], board: FastBoard, history: list[Any], texts: list[str],
+                  move: Any) -> list[Outcome]:  # fmt: skip
+        """A capture finished late (two players), or nothing if this move is not one: the captured objects
+        stay on the board while the next player makes a random legal move, and are taken off after it."""
+        game, hand = self.game, self.hand
+        pos = history[-1]
+        after = game.play(pos, move)
+        if self.rng.random() >= hand.habits.late_capture or game.is_over(after):
+            return []
+        board.tidy(game.cells(pos))
+        now = {n: tuple(s) for n, s in board.stacks.items()}
+        earlier = [game.cells(p) for p in [history[0], *history[-EARLIER:-1]]]
+        first = hand.plan(now, pos, move, earlier=earlier)
+        steps, owed = hand.defer_captures(first.move, now)
+        if not owed:
+            return []
+        reply = self.rng.choice(game.legal_moves(after))
+        texts2 = [game.format_move(pos, move), game.format_move(after, reply)]
+        events: list[Event] = []
+        session.listeners.append(events.append)
+        board.log = []
+        try:
+            board.wait(self.rng.randint(*THINK_MS))
+            board.run(steps)
+            board.wait(self.rng.randint(*THINK_MS))
+            now = {n: tuple(s) for n, s in board.stacks.items()}
+            second = hand.plan(now, after, reply, earlier=[*earlier, game.cells(pos)])
+            board.run(hand.at_last(second.move, owed))
+            asked = self.finish(session, board, [move, reply], events)
+        finally:
+            session.listeners.remove(events.append)
+        committed = self.took(events)
+        out = []
+        for i, (p, m, text) in enumerate(((pos, move, texts2[0]), (after, reply, texts2[1]))):
+            reason = self.unknowable(p, m)
+            mine = committed[i : i + 1]
+            verdict = "unknowable" if reason else "stalled" if not mine else "wrong" if mine != [text] else (
+                "asked" if asked else "intended")  # fmt: skip
+            kinds = ["late_capture", *(first.kinds if i == 0 else second.kinds)]
+            out.append(
+                Outcome(verdict, text, committed, kinds, list(board.log), list(texts), None, False, reason)
+            )
+        return out
+
+    @staticmethod
+    def took(events: list[Event]) -> list[str]:
+        """The moves committed and the take-backs made, in order."""
+        return [
+            str(e.data["move"]) if e.kind is EventKind.COMMIT else f"take back {e.data['plies']}"
+            for e in events
+            if e.kind in (EventKind.COMMIT, EventKind.TAKEBACK)
+        ]
 
     def tap_cell(self, session: Session[Any, Any], move: Any, intent: Choose) -> str:
         """The cell a player taps to say which move they made: one their move changed that another

@@ -58,6 +58,7 @@ class Habits:
     invisible_late: float = 0.3  # objects the sensors cannot see handled after the rest
     invisible_left: float = 0.05  # objects the sensors cannot see forgotten (put right at a later move)
     mistake: float = 0.03  # an illegal move first, put right by following the board
+    late_capture: float = 0.2  # captured objects left on the board until after the next player's move
 
     def only(self, kind: str) -> Habits:
         """These habits with every kind off but ``kind`` (always), for tests of one kind."""
@@ -158,6 +159,36 @@ class Hand(Generic[P, M]):
             before += back
         out.move = before + steps
         return out
+
+    def defer_captures(self, steps: list[Action], now: Cells) -> tuple[list[Action], set[str]]:
+        """``steps`` without taking off what the move captures (objects with a magnet it removes from cells
+        it does nothing else to), and those cells: a player who leaves captured stones on the board."""
+        worked = Counter(a.cells[0] for a in steps if a.cells)
+        owed = set()
+        kept: list[Action] = []
+        for action in steps:
+            cell = action.cells[0] if action.cells else ""
+            if action.verb == "remove" and worked[cell] == 1 and self._visible(now[cell][-1]):
+                owed.add(cell)
+                if kept and kept[-1].verb == "step":
+                    kept.pop()
+                continue
+            kept.append(action)
+        return kept, owed
+
+    @staticmethod
+    def at_last(steps: list[Action], cells: set[str]) -> list[Action]:
+        """``steps`` with every action on ``cells`` (and the step time before it) done last, after a pause:
+        the captures owed from the move before."""
+        rest: list[Action] = []
+        late: list[Action] = []
+        for action in steps:
+            if action.cells and action.cells[0] in cells:
+                late += [rest.pop()] if rest and rest[-1].verb == "step" else []
+                late.append(action)
+            else:
+                rest.append(action)
+        return [*rest, act("wait", ms=PAUSE_MS[0]), *late] if late else steps
 
     def illegal(self, now: Cells, pos: P, reading_of: object) -> list[Action]:
         """An illegal move, as a player makes one: one of the mover's pieces put on an empty cell where no

@@ -218,3 +218,27 @@ def test_every_move_replays_from_its_script_as_it_was_played(board_id: str, monk
         took = [str(e.data["move"]) if e.kind.value == "commit" else f"take back {e.data['plies']}"
                 for e in events if e.kind.value in ("commit", "takeback")]  # fmt: skip
         assert took[: len(outcome.committed)] == outcome.committed, (outcome.intended, outcome.kinds)
+
+
+def test_a_capture_finished_late_takes_the_stone_off_after_the_reply() -> None:
+    """Go (RULES.md): Black b1 captures White's a1 (Black holds a2); it stays until White's d4 is down."""
+    board = load_board("go7-reed")
+    game = registry.make("go7")
+    hand = Hand(game, board, Habits().only("late_capture"), random.Random(2))
+    pos = game.play_texts(["a2", "a1"])
+    now = dict(game.cells(pos))
+    plan = hand.plan(now, pos, game.parse_move(pos, "b1"))
+    assert sorted(a.verb for a in plan.move if a.verb != "step") == ["place", "remove"]
+    steps, owed = hand.defer_captures(plan.move, now)
+    assert owed == {"a1"} and [a.verb for a in steps if a.verb != "step"] == ["place"]
+    after = game.play_texts(["b1"], pos)
+    left = {n: tuple(s) for n, s in carried_out(now, steps).items()}
+    reply = hand.plan(left, after, game.parse_move(after, "d4")).move
+    late = hand.at_last(reply, owed)
+    assert [(a.verb, a.cells) for a in late if a.verb not in ("step", "wait")] == [
+        ("place", ("d4",)),
+        ("remove", ("a1",)),
+    ]
+    assert carried_out(left, late) == {
+        n: list(s) for n, s in game.cells(game.play_texts(["d4"], after)).items()
+    }
