@@ -23,6 +23,7 @@ the answers and the guidance followed, are kept as a ``magboard play --script``.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 from collections import Counter
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -83,6 +84,7 @@ class FastBoard:
         self.lock = contextlib.nullcontext()
         self.hands = Hands(self, sleep=lambda s: self.advance(self.t + round(s * 1000)))
         self.log: list[Action] = []
+        self.answers: list[int] = []  # which actions of the log answered the board
         self.session.on_reading(t, [self.reported[n] for n in self.names])
 
     # --- time -----------------------------------------------------------------------------------
@@ -147,6 +149,12 @@ class FastBoard:
         if value != self.raw[cell]:
             self.raw[cell] = value
             self.since[cell] = self.t
+
+    def answer(self, action: Action) -> None:
+        """An action that answers the board's question (Confirm, a tap to choose): kept apart as well, so
+        that a script can be written without the answers."""
+        self.answers.append(len(self.log))
+        self.do(action)
 
     def do(self, action: Action) -> None:
         """One action, carried out by host/sim/hands.py's hands in this board's time (ValueError: it cannot
@@ -235,8 +243,17 @@ class Outcome:
     history: list[str]  # the moves before it (where its script starts)
     side: int | None  # the player's side against the AI (None: two players)
     ai_move: bool  # the move was the AI's, made by the player's hands
+    meant: list[str] = field(default_factory=list)  # every move the script means (two for a late capture)
     reason: str = ""
     extra_steps: int = 0
+    grows: bool = False  # another legal move goes on from this one's end (Corpus.could_grow)
+    answers: list[int] = field(default_factory=list)  # which actions of the script answered the board
+
+    @property
+    def failed(self) -> bool:
+        """Wrong, stalled, over-guided, or asked about a move that nothing could grow from."""
+        asked = self.verdict == "asked" and not self.grows
+        return self.verdict in ("wrong", "stalled") or self.extra_steps > 0 or asked
 
 
 @dataclass
@@ -257,7 +274,9 @@ class Tally:
             self.reasons[outcome.reason] += 1
         for kind in outcome.kinds or ["plain"]:
             self.by_kind.setdefault(kind, Counter())[outcome.verdict] += 1
-        if outcome.verdict in ("wrong", "stalled") or outcome.extra_steps:
+        self.counts["could_grow"] += outcome.grows
+        self.counts["asked_could_grow"] += outcome.grows and outcome.verdict == "asked"
+        if outcome.failed:
             self.failures.append(outcome)
 
     def summary(self) -> dict[str, object]:
@@ -271,6 +290,8 @@ class Tally:
             "stalled": self.counts["stalled"],
             "unknowable": self.counts["unknowable"],
             "extra_steps": self.extra_steps,
+            "could_grow": self.counts["could_grow"],
+            "asked_could_grow": self.counts["asked_could_grow"],
             "intended_pct": round(100 * self.counts["intended"] / knowable, 2) if knowable else None,
             "unknowable_reasons": dict(self.reasons.most_common()),
             "by_kind": {k: dict(v) for k, v in sorted(self.by_kind.items())},
@@ -325,7 +346,8 @@ class Corpus:
             pos = history[-1]
             # The AI's move waiting to be made by hand, or a random legal one.
             move = session.pending if session.pending is not None else self.rng.choice(game.legal_moves(pos))
-            outcomes = self.play_late(session, board, history, texts, move) if ai_side is None else []
+            late = ai_side is None and budget - played >= 2  # a late capture counts two moves
+            outcomes = self.play_late(session, board, history, texts, move) if late else []
             if not outcomes:
                 outcomes = [self.play_move(session, board, history, texts, move)]
             for outcome in outcomes:
@@ -346,8 +368,8 @@ class Corpus:
                 board.wait(500)
         session.close()
 
-    def unknowable(self, pos: Any, move: Any) -> str:
-        """Why the sensors cannot tell ``move`` from another legal move of ``pos`` ('' if they can)."""
+    def ends(self, pos: Any) -> dict[tuple[Hashable, ...], list[str]]:
+        """The legal moves of ``pos`` by the reading they end in (kept for the position last asked about)."""
         game = self.game
         key = game.key(pos)
         ends = self._ends.get(key)
@@ -357,6 +379,25 @@ class Corpus:
                 end = self.read(game.cells(game.play(pos, other)))
                 ends.setdefault(end, []).append(game.format_move(pos, other))
             self._ends = {key: ends}
+        return ends
+
+    def could_grow(self, pos: Any, move: Any) -> bool:
+        """Whether another legal move goes on from where ``move`` ends: reads as it does on every cell it
+        changes, and changes more (a second piece of a Flip Four turn): once ``move`` is made, only the
+        player knows whether the turn is over, so the board may rightly ask them to confirm it."""
+        start = self.read(self.game.cells(pos))
+        end = self.read(self.game.cells(self.game.play(pos, move)))
+        mine = {(i, r) for i, (r, r0) in enumerate(zip(end, start, strict=True)) if r != r0}
+        for other in self.ends(pos):
+            theirs = {(i, r) for i, (r, r0) in enumerate(zip(other, start, strict=True)) if r != r0}
+            if mine < theirs:
+                return True
+        return False
+
+    def unknowable(self, pos: Any, move: Any) -> str:
+        """Why the sensors cannot tell ``move`` from another legal move of ``pos`` ('' if they can)."""
+        game = self.game
+        ends = self.ends(pos)
         end = self.read(game.cells(game.play(pos, move)))
         rivals = [t for t in ends[end] if t != game.format_move(pos, move)]
         if not rivals:
@@ -387,7 +428,7 @@ class Corpus:
         reason = self.unknowable(pos, move)
         events: list[Event] = []
         session.listeners.append(events.append)
-        board.log = []
+        board.log, board.answers = [], []
         extra = 0
         try:
             board.wait(self.rng.randint(*THINK_MS))
@@ -416,7 +457,11 @@ class Corpus:
             verdict = "asked" if asked else "intended"
         side = None if session.settings.ai_side is None else 1 - session.settings.ai_side
         script = list(board.log)
-        return Outcome(verdict, text, committed, kinds, script, list(texts), side, ai_move, reason, extra)
+        grows = not reason and self.could_grow(pos, move)
+        return Outcome(
+            verdict, text, committed, kinds, script, list(texts), side, ai_move, [text], reason, extra, grows,
+            list(board.answers),
+        )  # fmt: skip
 
     def by_ai(self, history: list[Any], committed: list[str]) -> bool:
         """Whether the commits after the first are moves no hand makes (the AI's pass)."""
@@ -467,9 +512,9 @@ class Corpus:
                 asked = True
             shown = intent.move if isinstance(intent, Confirm) else getattr(intent, "shown", None)
             if shown == text:
-                board.do(act("press", button="confirm"))
+                board.answer(act("press", button="confirm"))
             elif isinstance(intent, Choose) and text in intent.choices:
-                board.do(act("tap", self.tap_cell(session, move, intent)))
+                board.answer(act("tap", self.tap_cell(session, move, intent)))
             board.wait(100)
         return asked
 
@@ -493,7 +538,7 @@ class Corpus:
         texts2 = [game.format_move(pos, move), game.format_move(after, reply)]
         events: list[Event] = []
         session.listeners.append(events.append)
-        board.log = []
+        board.log, board.answers = [], []
         try:
             board.wait(self.rng.randint(*THINK_MS))
             board.run(steps)
@@ -512,9 +557,13 @@ class Corpus:
             verdict = "unknowable" if reason else "stalled" if not mine else "wrong" if mine != [text] else (
                 "asked" if asked else "intended")  # fmt: skip
             kinds = ["late_capture", *(first.kinds if i == 0 else second.kinds)]
-            out.append(
-                Outcome(verdict, text, committed, kinds, list(board.log), list(texts), None, False, reason)
+            grows = not reason and self.could_grow(p, m)
+            script, answers = list(board.log), list(board.answers)
+            outcome = Outcome(
+                verdict, text, committed, kinds, script, list(texts), None, False, texts2, reason
             )
+            outcome.grows, outcome.answers = grows, answers
+            out.append(outcome)
         return out
 
     @staticmethod
@@ -539,8 +588,11 @@ class Corpus:
         return only[0]
 
 
-def script_text(outcome: Outcome, game: Game[Any, Any], board: BoardSpec, name: str) -> str:
-    """The failing move as a ``magboard play --script`` file, with how to replay it from its position."""
+def script_text(
+    outcome: Outcome, game: Game[Any, Any], board: BoardSpec, name: str, answered: bool = True
+) -> str:
+    """The failing move as a ``magboard play --script`` file, with how to replay it from its position
+    (without the player's answers to the board unless ``answered``)."""
     store = f"/tmp/{name}.sqlite3"
     extra = f"; {outcome.extra_steps} repair steps beyond the fewest" if outcome.extra_steps else ""
     side = "--humans" if outcome.side is None else f"--side {outcome.side}"
@@ -549,6 +601,10 @@ def script_text(outcome: Outcome, game: Game[Any, Any], board: BoardSpec, name: 
         fast += f" --side {outcome.side}"
     if outcome.ai_move:
         fast += f" --ai-move {outcome.intended}"
+    facts = {
+        "game": game.id, "board": board.id, "side": outcome.side, "ai_move": outcome.ai_move,
+        "meant": outcome.meant or [outcome.intended], "took": outcome.committed, "verdict": outcome.verdict,
+    }  # fmt: skip
     lines = [
         f"# {board.id}: {outcome.verdict} - meant {outcome.intended}, took {outcome.committed or 'nothing'}",
         f"# kinds of hand: {', '.join(outcome.kinds) or 'plain'}{extra}",
@@ -561,8 +617,13 @@ def script_text(outcome: Outcome, game: Game[Any, Any], board: BoardSpec, name: 
     ]
     if outcome.ai_move:
         lines.append("# (the move is the AI's, made by hand: magboard play's own AI may choose another)")
-    lines += ["step 100", "wait 500"]
-    for action in outcome.script:  # waits one after another as one
+    if not answered and outcome.answers:
+        lines.append("# the player's answers (Confirm, taps) are left out: the board should not have asked")
+    lines += [f"# corpus: {json.dumps(facts)}", "step 100", "wait 500"]
+    skip = set() if answered else set(outcome.answers)
+    for action in (
+        a for i, a in enumerate(outcome.script) if i not in skip
+    ):  # waits one after another as one
         if action.verb == "wait" and lines[-1].startswith("wait "):
             lines[-1] = f"wait {int(lines[-1].split()[1]) + action.ms}"
         else:
@@ -575,16 +636,26 @@ def journal_text(outcome: Outcome, game: Game[Any, Any]) -> str:
     return "\n".join([f"game: {game.id}", "---", *(f"move {m}" for m in outcome.history)]) + "\n"
 
 
+# The kind a failure is filed under: the first of its kinds in this order, the likeliest cause first.
+CAUSES = (
+    "mistake", "hesitate", "two_lifted", "put_back", "late_capture", "knock", "nudge", "wrong_cell", "slide",
+    "invisible_left", "invisible_late", "order",
+)  # fmt: skip
+
+
 def write_failures(tally: Tally, game: Game[Any, Any], board: BoardSpec, seed: int, out: Path) -> list[Path]:
-    """Each failing move's script and starting position, grouped by verdict and kinds."""
+    """Each failing move's script and starting position, in OUT/VERDICT/KIND (``extra_steps`` for a move
+    taken as meant after guidance longer than the fewest steps; KIND the likeliest cause of its kinds)."""
     written = []
     for number, outcome in enumerate(tally.failures):
-        group = out / outcome.verdict / ("+".join(sorted(outcome.kinds)) or "plain")
+        verdict = outcome.verdict if outcome.verdict in ("wrong", "stalled", "asked") else "extra_steps"
+        kind = next((k for k in CAUSES if k in outcome.kinds), "plain")
+        group = out / verdict / kind
         group.mkdir(parents=True, exist_ok=True)
         name = f"{board.id}-s{seed}-{number:04d}"
         (group / f"{name}.journal").write_text(journal_text(outcome, game))
         path = group / f"{name}.script"
-        path.write_text(script_text(outcome, game, board, name))
+        path.write_text(script_text(outcome, game, board, name, answered=outcome.verdict != "asked"))
         written.append(path)
     return written
 
@@ -629,3 +700,12 @@ def replay(
     fast.wait(1000)
     session.close()
     return events
+
+
+def script_facts(text: str) -> dict[str, Any]:
+    """What a script written by ``script_text`` says of itself: game, board, side, ai_move, meant, took."""
+    for line in text.splitlines():
+        if line.startswith("# corpus: "):
+            facts: dict[str, Any] = json.loads(line.removeprefix("# corpus: "))
+            return facts
+    raise ValueError("not a script of the corpus: no '# corpus:' line")
