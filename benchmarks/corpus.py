@@ -312,7 +312,8 @@ class Corpus:
         self.names = game.geometry.names
         self.hidden = frozenset(k for k, spec in board.objects.items() if spec.magnet == "none")
         self.tally = Tally(board.id)
-        self._ends: dict[int, dict[tuple[Hashable, ...], list[str]]] = {}
+        self._ends: dict[int, dict[frozenset[tuple[int, Hashable]], list[Any]]] = {}
+        self._started: tuple[int | None, tuple[Hashable, ...]] = (None, ())
 
     def read(self, stacks: Mapping[str, Sequence[Thing]]) -> tuple[Hashable, ...]:
         return tuple(self.model.reading_of(tuple(stacks[n])) for n in self.names)
@@ -368,16 +369,28 @@ class Corpus:
                 board.wait(500)
         session.close()
 
-    def ends(self, pos: Any) -> dict[tuple[Hashable, ...], list[str]]:
-        """The legal moves of ``pos`` by the reading they end in (kept for the position last asked about)."""
-        game = self.game
-        key = game.key(pos)
+    def end_of(self, pos: Any, move: Any) -> frozenset[tuple[int, Hashable]]:
+        """How ``move``'s end reads where it differs from ``pos``'s: (cell index, reading) pairs."""
+        start = self._start(pos)
+        changes = self.game.changes(pos, move)
+        return frozenset(
+            (i, r) for i, stack in changes.items() if (r := self.model.reading_of(tuple(stack))) != start[i]
+        )
+
+    def _start(self, pos: Any) -> tuple[Hashable, ...]:
+        key = self.game.key(pos)
+        if self._started[0] != key:
+            self._started = (key, self.read(self.game.cells(pos)))
+        return self._started[1]
+
+    def ends(self, pos: Any) -> dict[frozenset[tuple[int, Hashable]], list[Any]]:
+        """The legal moves of ``pos`` by how their ends read (kept for the position last asked about)."""
+        key = self.game.key(pos)
         ends = self._ends.get(key)
         if ends is None:
             ends = {}
-            for other in game.legal_moves(pos):
-                end = self.read(game.cells(game.play(pos, other)))
-                ends.setdefault(end, []).append(game.format_move(pos, other))
+            for other in self.game.legal_moves(pos):
+                ends.setdefault(self.end_of(pos, other), []).append(other)
             self._ends = {key: ends}
         return ends
 
@@ -385,21 +398,18 @@ class Corpus:
         """Whether another legal move goes on from where ``move`` ends: reads as it does on every cell it
         changes, and changes more (a second piece of a Flip Four turn): once ``move`` is made, only the
         player knows whether the turn is over, so the board may rightly ask them to confirm it."""
-        start = self.read(self.game.cells(pos))
-        end = self.read(self.game.cells(self.game.play(pos, move)))
-        mine = {(i, r) for i, (r, r0) in enumerate(zip(end, start, strict=True)) if r != r0}
-        for other in self.ends(pos):
-            theirs = {(i, r) for i, (r, r0) in enumerate(zip(other, start, strict=True)) if r != r0}
-            if mine < theirs:
-                return True
-        return False
+        mine = self.end_of(pos, move)
+        if not mine:  # a pass, made with the Pass button, not by hands
+            return False
+        return any(mine < other for other in self.ends(pos))
 
     def unknowable(self, pos: Any, move: Any) -> str:
         """Why the sensors cannot tell ``move`` from another legal move of ``pos`` ('' if they can)."""
         game = self.game
-        ends = self.ends(pos)
-        end = self.read(game.cells(game.play(pos, move)))
-        rivals = [t for t in ends[end] if t != game.format_move(pos, move)]
+        text = game.format_move(pos, move)
+        rivals = [
+            t for m in self.ends(pos)[self.end_of(pos, move)] if (t := game.format_move(pos, m)) != text
+        ]
         if not rivals:
             return ""
         mine, theirs = game.cells(game.play(pos, move)), game.cells(game.play_texts([rivals[0]], pos))

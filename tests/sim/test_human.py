@@ -240,3 +240,20 @@ def test_a_capture_finished_late_takes_the_stone_off_after_the_reply() -> None:
     assert carried_out(left, late) == {
         n: list(s) for n, s in game.cells(game.play_texts(["d4"], after)).items()
     }
+
+
+def test_a_move_could_grow_only_where_a_longer_turn_goes_on_from_it() -> None:
+    """Flip Four (RULES.md): a turn places 1 or 2 pieces (the first turn one), so after the first turn
+    placing c3 could grow into placing c3 and another; Go's first stones cannot grow into anything."""
+    game = registry.make("flipfour")
+    corpus = Corpus(game, load_board("flipfour-reed"), seed=0)
+    first = game.start()
+    assert not any(corpus.could_grow(first, m) for m in game.legal_moves(first))
+    second = game.play(first, game.legal_moves(first)[0])
+    singles = [m for m in game.legal_moves(second) if "," not in game.format_move(second, m)]
+    pairs = [m for m in game.legal_moves(second) if "," in game.format_move(second, m)]
+    assert singles and all(corpus.could_grow(second, m) for m in singles)
+    assert not any(corpus.could_grow(second, m) for m in pairs)
+    go = registry.make("go7")
+    corpus = Corpus(go, load_board("go7-hall"), seed=0)
+    assert not any(corpus.could_grow(go.start(), m) for m in go.legal_moves(go.start()))
