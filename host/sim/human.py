@@ -379,14 +379,16 @@ class Hand(Generic[P, M]):
             if not near:
                 continue
             wrong = self.rng.choice(near)
+            # A step line is the time of each action after it: the piece rests WRONG_MS on the wrong cell.
+            start = j - 1 if j and steps[j - 1].verb == "step" else j
             fix = [
-                act("place", wrong, thing=steps[j].thing),
                 act("step", ms=self.rng.randint(*WRONG_MS)),
-                act("lift", wrong),
+                act("place", wrong, thing=steps[j].thing),
                 act("step", ms=self.rng.randint(*STEP_MS)),
+                act("lift", wrong),
                 steps[j],
             ]
-            return [*steps[:j], *fix, *steps[j + 1 :]]
+            return [*steps[:start], *fix, *steps[j + 1 :]]
         return None
 
     def _two_lifted(self, steps: list[Action], now: Cells, changed: set[str]) -> list[Action] | None:

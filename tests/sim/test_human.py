@@ -257,3 +257,27 @@ def test_a_move_could_grow_only_where_a_longer_turn_goes_on_from_it() -> None:
     go = registry.make("go7")
     corpus = Corpus(go, load_board("go7-hall"), seed=0)
     assert not any(corpus.could_grow(go.start(), m) for m in go.legal_moves(go.start()))
+
+
+def test_a_piece_put_on_a_wrong_cell_rests_there_no_longer_than_a_hand_takes_to_see_it() -> None:
+    """A script's ``step`` is the time of every action after it: the wrong cell's place is followed by
+    80-220 ms before the piece is lifted off again."""
+    board = load_board("desdemona-reed")
+    game = registry.make(board.game)
+    rng = random.Random(9)
+    hand = Hand(game, board, Habits().only("wrong_cell"), random.Random(10))
+    seen = 0
+    for pos in positions(game, rng, 10):
+        now = dict(game.cells(pos))
+        plan = hand.plan(now, pos, rng.choice(game.legal_moves(pos)))
+        if not plan.kinds:
+            continue
+        steps = plan.move
+        lifts = [i for i, a in enumerate(steps) if a.verb == "lift" and not now[a.cells[0]]]
+        assert len(lifts) == 1  # the piece lifted off the wrong cell, empty before the move
+        i = lifts[0]
+        place = max(k for k in range(i) if steps[k].verb == "place" and steps[k].cells == steps[i].cells)
+        rest = [a.ms for a in steps[:place] if a.verb == "step"][-1]
+        assert 80 <= rest <= 220 and all(a.verb == "step" for a in steps[place + 1 : i])
+        seen += 1
+    assert seen >= 5
