@@ -445,7 +445,7 @@ class Corpus:
             if plan.mistake:
                 board.run(plan.mistake)
                 board.wait(self.rng.randint(1200, 2000))
-                extra = self.repair(session, board, pos)
+                extra = self.repair(session, board, pos, move)
                 now = {n: tuple(s) for n, s in board.stacks.items()}
                 plan = self.hand.plan(now, pos, move, earlier=earlier)  # from the board as the repair left it
                 kinds = ["mistake", *plan.kinds]
@@ -485,7 +485,7 @@ class Corpus:
             pos = self.game.play(pos, move)
         return True
 
-    def repair(self, session: Session[Any, Any], board: FastBoard, pos: Any) -> int:
+    def repair(self, session: Session[Any, Any], board: FastBoard, pos: Any, move: Any) -> int:
         """Follow the board's guidance after an illegal move until it no longer shows a mistake; the
         steps it first showed beyond the fewest."""
         extra = -1
@@ -496,8 +496,10 @@ class Corpus:
             if extra < 0:
                 shown = 1 + len(intent.later)
                 now = {n: tuple(s) for n, s in board.stacks.items()}
-                goal = dict(self.game.cells(pos))
-                extra = max(0, shown - fewest_actions(self.game, now, goal, self.hidden))
+                # An acceptable board: the committed position, or the end of the move meant.
+                goals = (self.game.cells(pos), self.game.cells(self.game.play(pos, move)))
+                fewest = min(fewest_actions(self.game, now, goal, self.hidden) for goal in goals)
+                extra = max(0, shown - fewest)
             try:
                 board.follow(intent.step)
             except (ValueError, IndexError):

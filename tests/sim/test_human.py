@@ -281,3 +281,20 @@ def test_a_piece_put_on_a_wrong_cell_rests_there_no_longer_than_a_hand_takes_to_
         assert 80 <= rest <= 220 and all(a.verb == "step" for a in steps[place + 1 : i])
         seen += 1
     assert seen >= 5
+
+
+def test_hands_py_replays_a_written_script_and_says_what_the_board_did(tmp_path: Path) -> None:
+    game = registry.make("go7")
+    board = load_board("go7-reed")
+    actions = [act("step", ms=150), act("place", "d4", thing=Thing("stone", 0)), act("wait", ms=600)]
+    outcome = Outcome("stalled", "d4", [], [], actions, [], None, False, ["d4"])
+    (tmp_path / "x.script").write_text(script_text(outcome, game, board, "x"))
+    (tmp_path / "x.journal").write_text(journal_text(outcome, game))
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "hands.py"), "--game", "go7", "--board", "go7-reed",
+         "--replay", str(tmp_path / "x.script")],
+        capture_output=True, text=True, timeout=120, check=True,
+    )  # fmt: skip
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [e["move"] for e in events if e["event"] == "commit"] == ["d4"]
+    assert all(e["event"] != "scene" for e in events)
