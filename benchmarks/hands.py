@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--moves", type=int, default=300, help="moves per build")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--only", choices=KINDS, help="every move with this kind of hand, no other")
+    p.add_argument("--habit", action="append", default=[], metavar="KIND=P", help="a kind's chance (0..1)")
     p.add_argument("--no-ai", action="store_true", help="two humans (default: some games against the AI)")
     p.add_argument("--write-failures", type=Path, metavar="DIR")
     p.add_argument("--replay", type=Path, metavar="SCRIPT", help="replay a script written so")
@@ -45,6 +47,15 @@ def main(argv: list[str] | None = None) -> int:
     if not boards:
         p.error(f"no board build for {args.game} in hardware/boards")
     habits = Habits().only(args.only) if args.only else Habits()
+    for given in args.habit:
+        kind, _, chance = given.partition("=")
+        try:
+            value = float(chance)
+        except ValueError:
+            value = -1.0
+        if kind not in KINDS or not 0 <= value <= 1:
+            p.error(f"--habit {given!r}: expected KIND=P, P a chance in 0..1, KIND one of {', '.join(KINDS)}")
+        habits = replace(habits, **{kind: value})
     for board_id in boards:
         board = load_board(board_id)
         if board.game != args.game:
