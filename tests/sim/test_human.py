@@ -13,6 +13,7 @@ import json
 import random
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import SensorModel
-from host.sim.human import KINDS, Habits, Hand, act, carried_out
+from host.sim.human import KINDS, Habits, Hand, MovePlan, act, carried_out
 from host.sim.script import parse
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -49,6 +50,17 @@ def positions(game: Any, rng: random.Random, count: int) -> list[Any]:
                 break
             pos = game.play(pos, rng.choice(game.legal_moves(pos)))
     return out
+
+
+def plans(board_id: str, kind: str, seed: int, count: int) -> Iterator[tuple[dict[str, Any], MovePlan]]:
+    """The board before and the plan of a random move with only ``kind`` of hand, at positions of a game."""
+    board = load_board(board_id)
+    game = registry.make(board.game)
+    rng = random.Random(seed)
+    hand = Hand(game, board, Habits().only(kind), random.Random(seed + 1))
+    for pos in positions(game, rng, count):
+        now = dict(game.cells(pos))
+        yield now, hand.plan(now, pos, rng.choice(game.legal_moves(pos)))
 
 
 @pytest.mark.parametrize("kind", [k for k in KINDS if k != "mistake"])
@@ -79,14 +91,8 @@ def test_every_kind_ends_in_the_position_after_the_move(board_id: str, kind: str
 
 @pytest.mark.parametrize("board_id", ["kingofrings-reed", "desdemona-hall", "go7-reed"])
 def test_a_knock_puts_the_same_object_back_within_30_to_150_ms(board_id: str) -> None:
-    board = load_board(board_id)
-    game = registry.make(board.game)
-    rng = random.Random(3)
-    hand = Hand(game, board, Habits().only("knock"), random.Random(4))
     seen = 0
-    for pos in positions(game, rng, 10):
-        now = dict(game.cells(pos))
-        plan = hand.plan(now, pos, rng.choice(game.legal_moves(pos)))
+    for now, plan in plans(board_id, "knock", 3, 10):
         steps = plan.move
         for i in range(len(steps) - 3):
             zero, lift, wait, place = steps[i : i + 4]
@@ -100,15 +106,10 @@ def test_a_knock_puts_the_same_object_back_within_30_to_150_ms(board_id: str) ->
 
 
 def test_a_slide_crosses_only_empty_cells_each_nearer_its_end() -> None:
-    board = load_board("desdemona-hall")
-    game = registry.make(board.game)
-    rng = random.Random(5)
-    hand = Hand(game, board, Habits().only("slide"), random.Random(6))
-    geo = game.geometry
+    geo = registry.make("desdemona").geometry
     slides = 0
-    for pos in positions(game, rng, 12):
-        now = dict(game.cells(pos))
-        for action in hand.plan(now, pos, rng.choice(game.legal_moves(pos))).move:
+    for now, plan in plans("desdemona-hall", "slide", 5, 12):
+        for action in plan.move:
             if action.verb == "slide":
                 cells = [geo.cell(c) for c in action.cells]
                 goal = cells[-1]
@@ -262,14 +263,8 @@ def test_a_move_could_grow_only_where_a_longer_turn_goes_on_from_it() -> None:
 def test_a_piece_put_on_a_wrong_cell_rests_there_no_longer_than_a_hand_takes_to_see_it() -> None:
     """A script's ``step`` is the time of every action after it: the wrong cell's place is followed by
     80-220 ms before the piece is lifted off again."""
-    board = load_board("desdemona-reed")
-    game = registry.make(board.game)
-    rng = random.Random(9)
-    hand = Hand(game, board, Habits().only("wrong_cell"), random.Random(10))
     seen = 0
-    for pos in positions(game, rng, 10):
-        now = dict(game.cells(pos))
-        plan = hand.plan(now, pos, rng.choice(game.legal_moves(pos)))
+    for now, plan in plans("desdemona-reed", "wrong_cell", 9, 10):
         if not plan.kinds:
             continue
         steps = plan.move
