@@ -293,3 +293,46 @@ def test_hands_py_replays_a_written_script_and_says_what_the_board_did(tmp_path:
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert [e["move"] for e in events if e["event"] == "commit"] == ["d4"]
     assert all(e["event"] != "scene" for e in events)
+
+
+@pytest.mark.parametrize("kind", ["hesitate", "put_back"])
+def test_hands_never_lift_the_board_into_an_earlier_position(kind: str) -> None:
+    """To the sensors a board that reads as an earlier position is a take-back: were every single lift of
+    the start's pieces such a board, a player's hesitation would never happen; with no such boards it does."""
+    board = load_board("desdemona-hall")
+    game = registry.make(board.game)
+    pos = game.start()
+    now = dict(game.cells(pos))
+    lifted = [{**now, cell: stack[:-1]} for cell, stack in now.items() if stack]
+    moves = game.legal_moves(pos)
+    hand = Hand(game, board, Habits().only(kind), random.Random(1))
+    assert all(kind in hand.plan(now, pos, move).kinds for move in moves[:20])
+    assert not any(kind in hand.plan(now, pos, move, earlier=lifted).kinds for move in moves[:20])
+
+
+@pytest.mark.parametrize("board_id", ["kingofrings-hall", "amazons-reed", "flipfour-hall"])
+def test_in_any_order_a_carried_piece_is_put_down_only_once_lifted(board_id: str) -> None:
+    """A hand does a move's parts in any order, but it cannot put down a piece it has not picked up: an
+    object the move lifts somewhere is never placed before it is lifted (that would be a second one)."""
+    game = registry.make(load_board(board_id).game)
+    shuffled = 0
+    for now, plan in plans(board_id, "order", 11, 12):
+        lifted: dict[Thing, int] = {}
+        placed: dict[Thing, int] = {}
+        stacks = {n: list(s) for n, s in now.items()}
+        carried = set()
+        for action in plan.move:
+            if action.verb == "lift":
+                carried.add(stacks[action.cells[0]][-1])
+            stacks = carried_out(stacks, [action])
+        stacks = {n: list(s) for n, s in now.items()}
+        for action in plan.move:
+            if action.verb == "lift":
+                thing = stacks[action.cells[0]][-1]
+                lifted[thing] = lifted.get(thing, 0) + 1
+            elif action.verb == "place" and action.thing in carried:
+                placed[action.thing] = placed.get(action.thing, 0) + 1
+                assert placed[action.thing] <= lifted.get(action.thing, 0), (game.id, action)
+            stacks = carried_out(stacks, [action])
+        shuffled += "order" in plan.kinds
+    assert shuffled >= 5
