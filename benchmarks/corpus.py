@@ -600,6 +600,12 @@ class Corpus:
         return only[0]
 
 
+AI_MOVE_NOTE = (
+    "# the move is the AI's, made by hand: replay it so only (magboard play's AI thinks for seconds and "
+    "chooses its own)"
+)
+
+
 def script_text(
     outcome: Outcome, game: Game[Any, Any], board: BoardSpec, name: str, answered: bool = True
 ) -> str:
@@ -622,13 +628,16 @@ def script_text(
         f"# kinds of hand: {', '.join(outcome.kinds) or 'plain'}{extra}",
         f"# starts after the {len(outcome.history)} moves of {name}.journal; replay in simulated time with",
         f"#   {fast}",
-        "# or on the simulated board (its firmware, link and clock; times then vary by a few ms):",
-        f"#   magboard history --journal {store} import {name}.journal",
-        f"#   magboard play {game.id} --board {board.id} {side} --no-browser --journal {store} \\",
-        f"#     --script {name}.script",
     ]
     if outcome.ai_move:
-        lines.append("# (the move is the AI's, made by hand: magboard play's own AI may choose another)")
+        lines.append(AI_MOVE_NOTE)
+    else:
+        lines += [
+            "# or on the simulated board (its firmware, link and clock; times then vary by a few ms):",
+            f"#   magboard history --journal {store} import {name}.journal",
+            f"#   magboard play {game.id} --board {board.id} {side} --no-browser --journal {store} \\",
+            f"#     --script {name}.script",
+        ]
     if not answered and outcome.answers:
         lines.append("# the player's answers (Confirm, taps) are left out: the board should not have asked")
     lines += [f"# corpus: {json.dumps(facts)}", "step 100", "wait 500"]
