@@ -66,11 +66,12 @@ case "${1:-}" in
     "$VENV/bin/python" -m pytest -n auto --dist loadgroup "$@" || status=1
     "$VENV/bin/ruff" check . || status=1
     "$VENV/bin/mypy" engines host || status=1
+    "$VENV/bin/lint-imports" --no-logo || status=1  # the layers in pyproject.toml
     exit $status
     ;;
   *)
     echo "usage: ./dev.sh play [GAME] [options]   set up and play against the AI" >&2
-    echo "       ./dev.sh test [PYTEST ARGS]        set up and run every test, ruff and mypy" >&2
+    echo "       ./dev.sh test [PYTEST ARGS]        set up and run every test, ruff, mypy and lint-imports" >&2
     exit 2
     ;;
 esac

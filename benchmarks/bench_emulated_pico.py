@@ -51,10 +51,10 @@ from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import SILENCE_TIMEOUT_S, DeviceLink, Expectation
 from host.link.frames import FrameError, decode_frame
 from host.link.messages import Heartbeat, State, parse_device_message
+from host.reach.diff import hand_actions
 from host.session.board_play import BoardPlay
 from host.session.live import LiveLoop
 from host.session.session import Session, Settings
-from host.sim.diff import hand_actions
 from host.sim.emulated_pico import EmulatedPico, missing
 from host.sim.firmware_process import FIRMWARE_DIR, empty_board
 from host.sim.rig import EMULATED_SLOWDOWN, READY_S

@@ -42,8 +42,8 @@ from pathlib import Path
 from stats import percentile  # benchmarks/stats.py: a script has its own folder on the path
 
 from engines import registry
-from host.sim.diff import hand_actions
-from host.sim.script import format_action
+from host.reach.diff import hand_actions
+from host.reach.script import format_action
 from host.store.games import Status, read_games
 
 ROOT = Path(__file__).resolve().parent.parent

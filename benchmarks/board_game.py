@@ -82,7 +82,7 @@ def whole_game(
                 "bad_snapshots": table.play.bad_snapshots,
                 "wall_seconds": round(time.monotonic() - started, 1),
             }
-            firmware = None if table.rig is None else table.rig.firmware
+            firmware = None if table.reach is None else table.reach.rig.firmware
             if isinstance(firmware, EmulatedPico):
                 end["emulated_seconds"] = round(firmware.now_ns(10.0) / 1e9, 1)
             if firmware is not None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import ClassVar, Generic, TypeVar
 
 from mypy_extensions import mypyc_attr
@@ -32,12 +33,29 @@ class MoveError(ValueError):
     """A move text that is malformed or names a move that is not legal here."""
 
 
+@dataclass(frozen=True)
+class Option:
+    """A rule option a game declares, as OpenSpiel's games declare their parameters: its name (what
+    ``--option`` and a record's ``options:`` header say), its type and default, and a line of help
+    for `magboard games --long`.  Every option the games have is a rule switched on by naming it,
+    so the one type is an on/off flag, off unless named."""
+
+    name: str
+    help: str
+
+    @property
+    def kind(self) -> str:
+        return "flag, off unless named"
+
+
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # pickled: see engines/pickling.py
 class Game(ABC, Generic[P, M]):
     """The rules of one game: everything else in the project asks these methods.
 
-    Subclasses set ``id``, ``name``, ``geometry`` and ``options`` (the names of
-    the rule options the game accepts; the chosen ones are in ``chosen``),
+    Subclasses set ``id``, ``name``, ``geometry``, ``options`` (the rule options
+    the game accepts, each an ``Option``; the names chosen are in ``chosen``),
+    ``default_board`` (the id of the board file it is best played on: shipped in
+    hardware/boards, or in the ``boards/`` folder of the game's own package),
     ``table`` (what the game is at the table: objects, words, drawing; see
     engines/table.py) and ``ai_policy`` ("module:class" of its AI policy,
     imported only when the AI plays it); a Go-family game names in ``gtp`` how it
@@ -51,16 +69,18 @@ class Game(ABC, Generic[P, M]):
     id: ClassVar[str]
     name: ClassVar[str]
     geometry: Geometry
-    options: ClassVar[frozenset[str]] = frozenset()
+    options: ClassVar[tuple[Option, ...]] = ()
+    default_board: ClassVar[str]
     table: ClassVar[Table]
     ai_policy: ClassVar[str] = ""
     gtp: ClassVar[str] = ""
     sgf: ClassVar[str] = ""
 
     def __init__(self, chosen: frozenset[str] = frozenset()) -> None:
-        unknown = sorted(chosen - self.options)
+        names = {option.name for option in self.options}
+        unknown = sorted(chosen - names)
         if unknown:
-            known = ", ".join(sorted(self.options)) or "none"
+            known = ", ".join(sorted(names)) or "none"
             raise ValueError(f"{self.id}: unknown option {unknown[0]!r} (known: {known})")
         self.chosen = chosen
 

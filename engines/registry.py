@@ -62,13 +62,26 @@ def available() -> list[str]:
     return [game_id for game_id in _entries() if _load(game_id) is not None]
 
 
-def make(game_id: str, options: Iterable[str] = ()) -> Game[Any, Any]:
-    """A game by id with the named rule options switched on."""
+def packages() -> dict[str, str]:
+    """Each registered game's package by id - its entry point's module less the last part
+    (``threerow`` for ``threerow.rules:ThreeRow``) - found without importing any: where a game's
+    own files are (its boards, host.hardware.loading)."""
+    return {game_id: entry.module.rpartition(".")[0] or entry.module for game_id, entry in _entries().items()}
+
+
+def game_class(game_id: str) -> type[Game[Any, Any]]:
+    """The class registered as ``game_id``, whose class attributes are the game's facts (its name,
+    options, default board), read without making a game."""
     cls = _load(game_id)
     if cls is None:
         known = ", ".join(available()) or "none: install magboard (pip install -e .)"
         raise UnknownGameError(f"unknown game {game_id!r} (known: {known})")
-    return cls(frozenset(options))
+    return cls
+
+
+def make(game_id: str, options: Iterable[str] = ()) -> Game[Any, Any]:
+    """A game by id with the named rule options switched on."""
+    return game_class(game_id)(frozenset(options))
 
 
 def named(target: str) -> Any:

@@ -13,6 +13,21 @@ def test_games_lists_the_game_ids() -> None:
     assert "desdemona" in result.stdout.split()
 
 
+def test_games_long_gives_each_games_boards_and_options_with_their_help() -> None:
+    result = run_cli("games", "--long")
+    assert result.returncode == 0, result.stderr
+    assert (
+        "kingofrings: The King of Rings\n"
+        "  default board: kingofrings-hall\n"
+        "  boards: kingofrings-hall, kingofrings-reed\n"
+        "  --option empty_steps (flag, off unless named): a knight with no ring may also step onto an empty"
+        " square\n"
+        "  --option blue_parity (flag, off unless named): b1 is blue instead of a1"
+    ) in result.stdout
+    go7 = "go7: Go 7x7\n  default board: go7-hall\n  boards: go7-hall, go7-reed\nkingofrings"
+    assert go7 in result.stdout
+
+
 def test_rules_at_the_desdemona_start_lists_queen_moves_only() -> None:
     result = run_cli("rules", "desdemona")
     assert result.returncode == 0, result.stderr

@@ -218,3 +218,32 @@ def test_every_kind_of_import_is_an_edge(tmp_path: Path) -> None:
         "pkg.typed": {"pkg.cli"},
     }
     assert sorted(map(sorted, cycles(graph))) == [["pkg", "pkg.deep.leaf", "pkg.inner", "pkg.other"]]
+
+
+def subpackage(module: str) -> str:
+    """The unit of the layers a module belongs to: host.session.core -> host.session, host.cli ->
+    host.cli, engines.go7.rules -> engines.go7."""
+    return ".".join(module.split(".")[:2])
+
+
+def subpackage_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph seen from above: an edge between two subpackages where any of their modules
+    import each other (and no edge from a subpackage to itself)."""
+    collapsed: dict[str, set[str]] = {subpackage(m): set() for m in graph}
+    for module, targets in graph.items():
+        for target in targets:
+            if subpackage(target) != subpackage(module):
+                collapsed[subpackage(module)].add(subpackage(target))
+    return collapsed
+
+
+def test_no_two_subpackages_import_each_other_however_far_round() -> None:
+    found = [", ".join(sorted(cycle)) for cycle in cycles(subpackage_graph(import_graph()))]
+    assert not found, "subpackages in a cycle (a layer reaching up):\n" + "\n".join(found)
+
+
+def test_a_cycle_through_two_modules_of_two_subpackages_is_a_cycle_of_the_subpackages() -> None:
+    graph = {"host.a.x": {"host.b.y"}, "host.b.y": set(), "host.b.z": {"host.a.w"}, "host.a.w": {"host.a.x"}}
+    assert subpackage_graph(graph) == {"host.a": {"host.b"}, "host.b": {"host.a"}}
+    assert cycles(subpackage_graph(graph)) == [frozenset({"host.a", "host.b"})]
+    assert cycles(graph) == []  # no module imports itself, yet the subpackages reach round

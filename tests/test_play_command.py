@@ -119,6 +119,6 @@ class SilentAfterHello:
 
 
 def test_a_script_waits_for_the_settled_board_and_says_when_it_never_settles() -> None:
-    table = SimpleNamespace(link=SilentAfterHello(), rig=SimpleNamespace(ready_s=1.0))
+    table = SimpleNamespace(link=SilentAfterHello(), reach=SimpleNamespace(ready_s=1.0))
     with pytest.raises(CliError, match=r"^the simulated board said HELLO, then went silent$"):
         run_script(table, [], io.StringIO())  # type: ignore[arg-type]

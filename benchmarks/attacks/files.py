@@ -22,8 +22,8 @@ from attacks.mutations import mutate
 from engines import records, registry
 from host.hardware.calibration import CalibrationError, load_zeros
 from host.hardware.loading import BOARDS_DIR, load_board
+from host.reach.script import ScriptError, load_script
 from host.service.config import ServiceConfig, render_config
-from host.sim.script import ScriptError, load_script
 
 SLOW_S = 5.0
 Check = Callable[[Path], str | None]  # why the answer to a file broke the rules, or None

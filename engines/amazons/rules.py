@@ -66,6 +66,7 @@ LOOSE_CELL_RE = re.compile(r"^[a-z]+\d+$")
 class Amazons(Game[Position, int]):
     id = "amazons"
     name = "Amazons"
+    default_board = "amazons-hall"  # Hall: polarity (and levels) check what reed switches cannot
     geometry = GEOMETRY
     table = AmazonsTable()
     ai_policy = "engines.amazons.policy:AmazonsPolicy"

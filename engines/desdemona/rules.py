@@ -99,6 +99,7 @@ LOOSE_CELL_RE = re.compile(r"^[a-z]+\d+$")
 class Desdemona(Game[Position, int]):
     id = "desdemona"
     name = "Desdemona"
+    default_board = "desdemona-hall"  # Hall: polarity (and levels) check what reed switches cannot
     geometry = GEOMETRY
     table = DesdemonaTable()
     ai_policy = "engines.desdemona.policy:DesdemonaPolicy"

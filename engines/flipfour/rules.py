@@ -92,6 +92,7 @@ SYNTAX = "expected a placement like 'c3' or 'b2,d4', or a move like 'c3-c5'"
 class FlipFour(Game[Position, int]):
     id = "flipfour"
     name = "Flip Four"
+    default_board = "flipfour-hall"  # Hall: polarity (and levels) check what reed switches cannot
     geometry = GEOMETRY
     table = FlipFourTable()
     ai_policy = "engines.flipfour.policy:FlipFourPolicy"

@@ -153,6 +153,7 @@ class Go7(Game[Position, int]):
 
     id = "go7"
     name = "Go 7x7"
+    default_board = "go7-hall"  # Hall: polarity (and levels) check what reed switches cannot
     geometry = GEOMETRY
     table = Go7Table()
     ai_policy = "engines.go7.policy:Go7Policy"

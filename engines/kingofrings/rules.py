@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from mypy_extensions import mypyc_attr
 
-from engines.game import Game, MoveError, Outcome
+from engines.game import Game, MoveError, Option, Outcome
 from engines.geometry import square_grid
 from engines.kingofrings.table import KNIGHT as KNIGHT_KIND
 from engines.kingofrings.table import RINGS, KingOfRingsTable
@@ -260,8 +260,12 @@ class KingOfRings(Game[Position, int]):
 
     id = "kingofrings"
     name = "The King of Rings"
+    default_board = "kingofrings-hall"  # Hall: polarity (and levels) check what reed switches cannot
     geometry = GEOMETRY
-    options = frozenset({"empty_steps", "blue_parity"})
+    options = (
+        Option("empty_steps", "a knight with no ring may also step onto an empty square"),
+        Option("blue_parity", "b1 is blue instead of a1 (the knights start on the other colour)"),
+    )
     table = KingOfRingsTable()
     ai_policy = "engines.kingofrings.policy:KingOfRingsPolicy"
 

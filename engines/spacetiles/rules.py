@@ -108,6 +108,7 @@ class SpaceTiles(Game[Position, Turn]):
 
     id = "spacetiles"
     name = "Space Tiles"
+    default_board = "spacetiles-hall"  # Hall: polarity (and levels) check what reed switches cannot
     table = SpaceTilesTable()
     ai_policy = "engines.spacetiles.policy:SpaceTilesPolicy"
     geometry: Geometry = load_board().geometry

@@ -20,9 +20,9 @@ from host.cli_error import CliError
 from host.doctor.bench import Bench, open_bench
 from host.doctor.checks import run_checks
 from host.doctor.report import Report
+from host.drivers.interfaces import DriverError
 from host.gamearg import board_argument
 from host.session.setup import default_board
-from host.sim.firmware_process import FirmwareProcessError
 from host.wiring.hardware import choose_hardware
 
 
@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
             board = board_argument(args.board or default_board(registry.DEFAULT))
         with open_bench(hardware, board, sys.stdin, sys.stdout) as bench:
             report = examine(bench, sys.stdout)
-    except FirmwareProcessError as exc:
-        raise CliError(f"cannot start the simulated board: {exc}", 1) from None
+    except DriverError as exc:  # what the factory could not open: a simulated board's firmware, say
+        raise CliError(f"cannot start the board: {exc}", 1) from None
     return 0 if report.ok else 1
 
 

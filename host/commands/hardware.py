@@ -126,7 +126,7 @@ def run_config(args: argparse.Namespace) -> int:
 
 
 def run_selftest(args: argparse.Namespace) -> int:
-    from host.hardware.selftest import run_virtual
+    from host.sim.selftest import run_virtual
 
     failed = 0
     for name in args.boards or board_ids():

@@ -9,7 +9,7 @@ Four ways in, one session underneath:
   (``lift a4``, ``place a6``...); the real firmware, serial link and tracker see
   them exactly as they would see a person's hands.  The LEDs are listed under
   the drawing.
-- ``--script FILE``: the same, from a file of actions (host/sim/script.py),
+- ``--script FILE``: the same, from a file of actions (host/reach/script.py),
   printing commits, scenes and LED frames as JSON lines.
 - ``--serial PORT`` (or ``auto``): a real board on a serial port (with the page,
   or ``--terminal`` for none).
@@ -46,14 +46,13 @@ from host.link.status import LinkError, LinkStatus
 from host.peers.gtp.named import expand
 from host.peers.gtp.opponent import EngineOpponent
 from host.peers.gtp.protocol import GtpError
+from host.reach.capabilities import Hands, Reach
+from host.reach.diff import hand_actions
+from host.reach.script import Action, ScriptError, load_script, parse
 from host.session.ai_opponent import AiOpponent
 from host.session.session import Event, Settings
 from host.session.setup import default_board
 from host.shown import shown
-from host.sim.diff import hand_actions
-from host.sim.firmware_process import FirmwareProcessError
-from host.sim.hands import Hands
-from host.sim.script import Action, ScriptError, load_script, parse
 from host.stopping import until_stopped
 from host.store.database import StoreError, opened, reason_of
 from host.store.imports import continue_file, import_old_journals
@@ -67,7 +66,7 @@ from host.words.spoken import spoken
 
 # What can go wrong at the table without it being a bug: each says what and where.
 EXPECTED_FAILURES = (
-    BoardFileError, StoreError, ValueError, TimeoutError, FirmwareProcessError, DriverError, LinkError,
+    BoardFileError, StoreError, ValueError, TimeoutError, DriverError, LinkError,
     WebError, GtpError,
 )  # fmt: skip
 SETTLE_S = 0.4  # after a typed command, serve the board until it has been quiet this long
@@ -198,7 +197,7 @@ def play(args: argparse.Namespace) -> int:
                 return run_script(table, actions, sys.stdout)
             if server is not None:
                 return serve_page(table, server, not args.no_browser, sys.stdout)
-            if table.rig is None:
+            if table.reach is None:
                 return serve_real(table)
             return interactive(table, sys.stdin, sys.stdout)
     except EXPECTED_FAILURES as exc:
@@ -263,8 +262,8 @@ def run_script(table: Table[P, M], actions: list[Action], out: TextIO) -> int:
     board has reported what they left and the session has been quiet for a moment: the pace is the
     board's, so a slow firmware (the WebAssembly port under emulation, whose 7x16 Hall board saw a
     lift 11 s late) plays the same game."""
-    assert table.rig is not None
-    unsettled = wait_settled(table.link, table.rig.ready_s)
+    reach = the_reach(table)
+    unsettled = wait_settled(table.link, reach.ready_s)
     if unsettled is not None:
         raise CliError(f"the simulated board said HELLO, then {unsettled}")
     start = time.monotonic()
@@ -293,7 +292,7 @@ def run_script(table: Table[P, M], actions: list[Action], out: TextIO) -> int:
         return written
 
     table.play.refresh = refresh  # type: ignore[method-assign]
-    hands = Hands(table.rig)
+    hands = reach.hands
     failure: list[BaseException] = []
 
     def work() -> None:
@@ -314,24 +313,28 @@ def run_script(table: Table[P, M], actions: list[Action], out: TextIO) -> int:
     return 0
 
 
+def the_reach(table: Table[P, M]) -> Reach:
+    """The board's reach, which what the program's own hands do needs (``play`` chose them so)."""
+    assert table.reach is not None, "the program's own hands need a board it can reach into"
+    return table.reach
+
+
 def serve_until_reported(table: Table[P, M]) -> None:
-    """Serve the board until it reports what the hands left (at most the rig's ready time), then
+    """Serve the board until it reports what the hands left (at most the board's ready time), then
     until the session has had nothing new to say for 2 SETTLE_S."""
-    rig, link, session = table.rig, table.link, table.session
-    assert rig is not None
+    reach, link, session = the_reach(table), table.link, table.session
     model = SensorModel(table.board)
 
     def reported() -> bool:
         if link.latest is None:
             return False
-        with rig.lock:
-            left = {cell: model.reading_of(stack) for cell, stack in rig.virtual.cells().items()}
+        left = {cell: model.reading_of(stack) for cell, stack in reach.standing().items()}
         try:
             return model.decode(link.latest.values) == left
         except SnapshotError:
             return False
 
-    deadline = time.monotonic() + rig.ready_s
+    deadline = time.monotonic() + reach.ready_s
     table.loop.run(until=lambda: reported() or time.monotonic() > deadline)
     seen = [len(session.events), time.monotonic()]
 
@@ -339,7 +342,7 @@ def serve_until_reported(table: Table[P, M]) -> None:
         now = time.monotonic()
         if len(session.events) != seen[0] or session.busy:
             seen[:] = [len(session.events), now]
-        return now - seen[1] >= 2 * SETTLE_S or now > deadline + rig.ready_s
+        return now - seen[1] >= 2 * SETTLE_S or now > deadline + reach.ready_s
 
     table.loop.run(until=quiet)
 
@@ -358,9 +361,8 @@ def serve_real(table: Table[P, M]) -> int:
 
 def interactive(table: Table[P, M], stdin: TextIO, out: TextIO) -> int:
     """The simulated board in a terminal: typed moves and actions, the board and LEDs drawn back."""
-    assert table.rig is not None
     session, game = table.session, table.game
-    hands = Hands(table.rig)
+    hands = the_reach(table).hands
     out.write(f"{game.name} on the simulated {table.board.name}. Type 'help' for commands.\n")
 
     def tell(status: LinkStatus, reason: str) -> None:
@@ -394,7 +396,7 @@ def interactive(table: Table[P, M], stdin: TextIO, out: TextIO) -> int:
 
 def obey(table: Table[P, M], hands: Hands, command: str) -> str:
     """Carry out one typed command; returns what to tell the player."""
-    assert table.rig is not None
+    reach = the_reach(table)
     session, game = table.session, table.game
     buttons = {"confirm": "confirm", "hint": "hint", "takeback": "take_back", "undo": "take_back",
                "newgame": "new_game"}  # fmt: skip
@@ -403,7 +405,7 @@ def obey(table: Table[P, M], hands: Hands, command: str) -> str:
     if command == "moves":
         return " ".join(game.legal_texts(session.position))
     if command in buttons:
-        table.rig.buttons.press(buttons[command])
+        reach.press(buttons[command])
         serve_until_quiet(table)
         return ""
     if command == "do":
@@ -421,7 +423,7 @@ def obey(table: Table[P, M], hands: Hands, command: str) -> str:
         return "first carry out the AI's move (type 'do', or make it by hand)"
     move = game.parse_move(session.position, command)
     if not game.changed_cells(session.position, move):  # a pass: no hand makes it, the Pass button does
-        table.rig.buttons.press("pass")
+        reach.press("pass")
         serve_until_quiet(table)
         return ""
     perform(table, hands, game.play(session.position, move))

@@ -3,7 +3,7 @@
 The hardware comes from the one factory that `magboard play` uses too (host/wiring/hardware.py):
 on a real board the LED chain and the buttons open only when a check first asks for them (a
 Pico-driven chain needs the link up, and a missing driver should fail the LED check, not the whole
-run); a simulated board hands out the rig's own virtual strip and buttons, and simulated hands.
+run); a board the program can reach into (a simulated one) is tested by the program's own hands.
 """
 
 from __future__ import annotations
@@ -13,12 +13,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from host.doctor.tester import PersonTester, SimulatedTester, Tester
+from host.doctor.tester import PersonTester, ReachingTester, Tester
 from host.drivers.interfaces import Buttons, LedStrip
 from host.hardware.spec import BoardSpec
 from host.link.device_link import DeviceLink
 from host.link.status import EventKind, LinkEvent
-from host.sim.rig import Rig
 from host.wiring.hardware import Hardware, HardwareFactory
 
 # What went wrong on the link most recently, kept to explain a device that never answered.
@@ -50,10 +49,6 @@ class Bench:
         return self.hardware.link
 
     @property
-    def rig(self) -> Rig | None:
-        return self.hardware.rig
-
-    @property
     def slowdown(self) -> float:
         return self.hardware.slowdown
 
@@ -68,9 +63,9 @@ class Bench:
 def open_bench(
     hardware: HardwareFactory, board: BoardSpec | None, stdin: TextIO, out: TextIO
 ) -> Iterator[Bench]:
-    """The board ``hardware`` builds, with silent simulated hands at a simulated one and a person
-    (asked on ``out``, answering on ``stdin``) at a real one."""
+    """The board ``hardware`` builds, with the program's own silent hands where it can reach into the
+    board and a person (asked on ``out``, answering on ``stdin``) where it cannot."""
     trouble = LinkTrouble()
     with hardware.open(board, on_event=trouble) as parts:
-        tester = PersonTester(stdin, out) if parts.rig is None else SimulatedTester(parts.rig)
+        tester = PersonTester(stdin, out) if parts.reach is None else ReachingTester(parts.reach)
         yield Bench(parts, tester, board, trouble)

@@ -2,8 +2,8 @@
 
 The checks say what they want done (put a piece on a cell, press a button)
 and look for the result on the link themselves; only whether an LED lit is
-taken on the tester's word, because nothing but an eye (or, simulated, the
-virtual strip) can see it.
+taken on the tester's word, because nothing but an eye (or, at a board the
+program reaches into, its LEDs seen) can see it.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import time
 from typing import Protocol, TextIO
 
 from engines.physical import Thing
-from host.sim.rig import Rig
+from host.reach.capabilities import Reach
 
 PERSON_LED_S = 0.4  # each LED stays lit this long for a person to follow the walk
-SIM_WAIT_S = 2.0  # how long the checks wait for simulated hands (a real scan takes milliseconds)
+REACH_WAIT_S = 2.0  # how long the checks wait for the program's own hands (a real scan takes milliseconds)
 PERSON_WAIT_S = 60.0  # how long they wait for a person
 
 
@@ -42,13 +42,13 @@ class Tester(Protocol):
     def press(self, button: str) -> None: ...
 
 
-class SimulatedTester:
-    """Hands on the virtual board and eyes on the virtual strip of a ``Rig``."""
+class ReachingTester:
+    """The program's own hands and eyes at a board it can reach into (a simulated one)."""
 
-    def __init__(self, rig: Rig, out: TextIO | None = None, wait_s: float = SIM_WAIT_S) -> None:
-        self.rig = rig
+    def __init__(self, reach: Reach, out: TextIO | None = None, wait_s: float = REACH_WAIT_S) -> None:
+        self.reach = reach
         self.out = out
-        self._wait_s = wait_s * rig.slowdown
+        self._wait_s = wait_s * reach.slowdown
         self._dark: list[str] = []
 
     @property
@@ -60,7 +60,7 @@ class SimulatedTester:
             self.out.write(text + "\n")
 
     def led_shown(self, index: int, cell: str) -> None:
-        if not any(self.rig.leds.current[index]):
+        if not self.reach.lit(index):
             self._dark.append(cell)
 
     def dark_cells(self, cells: list[str]) -> list[str] | None:
@@ -68,19 +68,16 @@ class SimulatedTester:
         return dark
 
     def clear_board(self) -> None:
-        with self.rig.lock:
-            self.rig.virtual.set_position({})
+        self.reach.set_position({})
 
     def place(self, cell: str, thing: Thing) -> None:
-        with self.rig.lock:
-            self.rig.virtual.place(cell, thing)
+        self.reach.place(cell, thing)
 
     def lift(self, cell: str) -> None:
-        with self.rig.lock:
-            self.rig.virtual.lift(cell)
+        self.reach.lift(cell)
 
     def press(self, button: str) -> None:
-        self.rig.buttons.press(button)
+        self.reach.press(button)
 
 
 class PersonTester:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+from functools import cache
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -69,9 +71,37 @@ class BoardFileError(ValueError):
         super().__init__("\n".join(f"{where}: {problem}" for problem in problems))
 
 
+@cache
+def board_dirs() -> tuple[Path, ...]:
+    """Where board files are found: hardware/boards, then the ``boards/`` folder of each installed
+    game's package, where a game from another distribution ships its own as package data (its
+    entry point says which package; found without importing it)."""
+    found = [BOARDS_DIR]
+    for package in dict.fromkeys(registry.packages().values()):
+        try:
+            spec = find_spec(package)
+        except (ImportError, ValueError):  # a broken third-party game: registry says so when asked for it
+            continue
+        locations = spec.submodule_search_locations if spec is not None else None
+        for location in locations or ():
+            boards = Path(location) / "boards"
+            if boards not in found and any(boards.glob("*.toml")):
+                found.append(boards)
+    return tuple(found)
+
+
+def _shipped() -> dict[str, Path]:
+    """Every board file found, by id (hardware/boards first: an id found twice is the first's)."""
+    shipped: dict[str, Path] = {}
+    for folder in board_dirs():
+        for path in sorted(folder.glob("*.toml")):
+            shipped.setdefault(path.stem, path)
+    return shipped
+
+
 def board_ids() -> list[str]:
-    """The ids of the boards shipped in hardware/boards."""
-    return sorted(path.stem for path in BOARDS_DIR.glob("*.toml"))
+    """The ids of the boards shipped in hardware/boards and in the installed games' packages."""
+    return sorted(_shipped())
 
 
 def board_path(name: str) -> Path:
@@ -81,11 +111,11 @@ def board_path(name: str) -> Path:
         if not path.is_file():
             raise BoardFileError(path, ["no such file"])
         return path
-    path = BOARDS_DIR / f"{name}.toml"
-    if not path.is_file():
-        known = ", ".join(board_ids())
-        raise BoardFileError(path, [f"no board {name!r} (known: {known})"])
-    return path
+    shipped = _shipped()
+    if name not in shipped:
+        known = ", ".join(sorted(shipped))
+        raise BoardFileError(BOARDS_DIR / f"{name}.toml", [f"no board {name!r} (known: {known})"])
+    return shipped[name]
 
 
 def load_board(name: str | Path) -> BoardSpec:

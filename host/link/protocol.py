@@ -34,6 +34,7 @@ from host.link.messages import (
     State,
     encode_command,
 )
+from host.link.phase import STATUS, TRANSITIONS, Input, Phase
 from host.link.reader import FrameReader, Gap
 from host.link.snapshot import Snapshot
 from host.link.status import EventKind, LinkError, LinkEvent, LinkStats, LinkStatus
@@ -41,6 +42,7 @@ from host.link.status import EventKind, LinkError, LinkEvent, LinkStats, LinkSta
 log = logging.getLogger(__name__)
 
 SILENCE_TIMEOUT_S = 3.0
+READY_S = 10.0  # how long a device may take to boot and say HELLO (a slower one: times its slowdown)
 RETRY_S = 1.0  # resend HELLO_REQ / GET_STATE while the answer is missing
 BACKOFF_S = (0.2, 5.0)  # the first wait before opening the port again, and the longest
 
@@ -71,13 +73,12 @@ class LinkProtocol:
         self._events: list[ProtocolEvent] = []
         self._outgoing = bytearray()
         self._reader = FrameReader()
-        self._open = False  # between port_opened and the line being lost or closed
+        self._phase = Phase.CLOSED
         self._tx_seq = 0
         self._last_frame = 0.0
         self._asked_hello = 0.0
         self._asked_state = 0.0
-        self._hello: Hello | None = None  # the device's latest HELLO, checked or not
-        self._ready = False  # that HELLO passed the checks: snapshots are handed on
+        self._hello: Hello | None = None  # the device's latest HELLO, checked or not (None: ASKING)
         self._accepted = 0
         self._latest: Snapshot | None = None
         self._heartbeat: Heartbeat | None = None
@@ -88,20 +89,22 @@ class LinkProtocol:
     # --- what is known ------------------------------------------------------------------
 
     @property
+    def phase(self) -> Phase:
+        return self._phase
+
+    @property
     def device(self) -> Hello | None:
         """The device whose snapshots are being handed on, or None."""
-        return self._hello if self._ready else None
+        return self._hello if self._phase is Phase.READY else None
 
     @property
     def status(self) -> LinkStatus:
-        if self._ready:
-            return LinkStatus.CONNECTED
-        return LinkStatus.RECONNECTING if self._open else LinkStatus.DISCONNECTED
+        return STATUS[self._phase]
 
     @property
     def status_reason(self) -> str:
         """Why the board is not connected (the latest trouble); empty while it is."""
-        if self._ready:
+        if self._phase is Phase.READY:
             return ""
         return self._last_problem or self._last_trouble
 
@@ -112,7 +115,7 @@ class LinkProtocol:
 
     @property
     def latest(self) -> Snapshot | None:
-        return self._latest if self._ready else None
+        return self._latest if self._phase is Phase.READY else None
 
     @property
     def heartbeat(self) -> Heartbeat | None:
@@ -132,8 +135,7 @@ class LinkProtocol:
     def port_opened(self, path: str, now: float) -> list[ProtocolEvent]:
         """A port was opened (its input flushed): start afresh and ask who is there."""
         self._reader.reset()
-        self._open = True
-        self._ready = False
+        self._enter(Input.OPENED)
         self._hello = None
         self._last_frame = now
         self._emit(EventKind.CONNECTED, path)
@@ -152,8 +154,7 @@ class LinkProtocol:
 
     def close(self) -> None:
         """The host is done with the link: nothing more is sent."""
-        self._open = False
-        self._ready = False
+        self._enter(Input.CLOSED)
         self._outgoing.clear()
 
     def next_backoff(self) -> float:
@@ -163,7 +164,9 @@ class LinkProtocol:
         return delay
 
     def receive_data(self, data: bytes, now: float) -> list[ProtocolEvent]:
-        """Bytes read from the port at time now."""
+        """Bytes read from the port at time now (without a port open: nothing to read, ignored)."""
+        if self._phase is Phase.CLOSED:
+            return []
         frames = self._reader.stats.frames
         items = self._reader.feed(data)
         if self._reader.stats.frames != frames:
@@ -177,11 +180,11 @@ class LinkProtocol:
 
         A line given up leaves the status DISCONNECTED: the caller closes the port.
         """
-        if not self._open:
+        if self._phase is Phase.CLOSED:
             return []
         if now - self._last_frame > self.silence_timeout:
             self._lose(f"no valid frame for {self.silence_timeout:g} s")
-        elif self._hello is None:
+        elif self._phase is Phase.ASKING:
             if now - self._asked_hello > RETRY_S:
                 self._ask_hello(now)
         elif self._latest is None and now - self._asked_state > RETRY_S:
@@ -196,7 +199,7 @@ class LinkProtocol:
         LinkError while no port is open; ValueError (and nothing queued) for
         values the protocol cannot carry.
         """
-        if not self._open:
+        if self._phase is Phase.CLOSED:
             raise LinkError(self._last_problem or "no device is connected")
         seq = self._tx_seq
         self._outgoing += encode_command(message, seq)
@@ -211,6 +214,9 @@ class LinkProtocol:
 
     # --- internals ------------------------------------------------------------------------
 
+    def _enter(self, given: Input) -> None:
+        self._phase = TRANSITIONS[self._phase, given]
+
     def _take(self) -> list[ProtocolEvent]:
         events, self._events = self._events, []
         return events
@@ -221,8 +227,7 @@ class LinkProtocol:
         self._events.append(LinkEvent(kind, message))
 
     def _lose(self, reason: str) -> None:
-        self._open = False
-        self._ready = False
+        self._enter(Input.LOST)
         self._outgoing.clear()
         self._stats += LinkStats(reconnects=1)
         self._emit(EventKind.DISCONNECTED, reason)
@@ -240,7 +245,7 @@ class LinkProtocol:
     def _message(self, item: DeviceMessage | Gap, now: float) -> None:
         if isinstance(item, Gap):
             self._emit(EventKind.RESYNC, f"frames lost: sequence {item.seq}, expected {item.expected}")
-            if self._ready:
+            if self._phase is Phase.READY:
                 self._ask_state(now)
         elif isinstance(item, Hello):
             self._on_hello(item, now)
@@ -259,7 +264,7 @@ class LinkProtocol:
         hello = self._hello
         if hello is None or boot_id == hello.boot_id:
             return False
-        self._ready = False
+        self._enter(Input.RESTARTED)
         self._hello = None
         self._stats += LinkStats(boots=1)
         self._emit(EventKind.RESYNC, f"device restarted (boot id {boot_id:08x}, was {hello.boot_id:08x})")
@@ -268,9 +273,9 @@ class LinkProtocol:
 
     def _on_hello(self, hello: Hello, now: float) -> None:
         previous = self._hello
-        if previous is not None and previous.boot_id != hello.boot_id:
+        restarted = previous is not None and previous.boot_id != hello.boot_id
+        if restarted:  # a restarted device is a new one: its strip is dark, its readings new
             self._stats += LinkStats(boots=1)
-            self._ready = False  # a restarted device is a new one: its strip is dark, its readings new
         self._hello = hello
         if not hello.config_valid:
             self._reject("the device's board_config.json is invalid")
@@ -280,10 +285,10 @@ class LinkProtocol:
             self._reject(problem)
             return
         self._last_problem = None
-        if self._ready:
+        if self._phase is Phase.READY and not restarted:
             return
+        self._enter(Input.ACCEPTED)
         self._accepted += 1
-        self._ready = True
         self._backoff = self._backoff_min
         if self._latest is not None and self._latest.boot_id != hello.boot_id:
             self._latest = None
@@ -296,7 +301,7 @@ class LinkProtocol:
             self._ask_state(now)
 
     def _reject(self, problem: str) -> None:
-        self._ready = False
+        self._enter(Input.REJECTED)
         if problem != self._last_problem:
             self._last_problem = problem
             self._emit(EventKind.REJECTED, problem)

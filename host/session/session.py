@@ -223,9 +223,17 @@ class Session(Generic[P, M]):
         notices = tuple(self._notices)
         differing = frozenset(self.names[i] for i in state.differing)
         return SessionView(
-            game, pos, state.intent, state.log.moves, last, hint, ai, notices, tuple(self._notices.values()),
-            differing,
-        )  # fmt: skip
+            game=game,
+            position=pos,
+            intent=state.intent,
+            moves=state.log.moves,
+            last_move=last,
+            hint=hint,
+            ai=ai,
+            notices=notices,
+            notice_words=tuple(self._notices.values()),
+            differing=differing,
+        )
 
     # --- the shell ------------------------------------------------------------------------------
     def _step(self, event: core.Event[M]) -> None:

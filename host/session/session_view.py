@@ -28,7 +28,7 @@ class AiInfo:
     stopped: str | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)  # ten fields: by name, so that none is given for another
 class SessionView(Generic[P, M]):
     """One moment of a session.
 

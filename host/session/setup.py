@@ -9,6 +9,7 @@ from __future__ import annotations
 import gc
 from pathlib import Path
 
+from engines import registry
 from engines.game import Game, M, P
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import BoardSpec
@@ -21,8 +22,8 @@ GC_THRESHOLDS = (1000, 5, 1)
 
 
 def default_board(game_id: str) -> str:
-    """The board build a game is best played on (Hall where polarity or levels help)."""
-    return f"{game_id}-hall"
+    """The board build a game says it is best played on (its ``default_board``)."""
+    return registry.game_class(game_id).default_board
 
 
 def players_of(settings: Settings, opponent: Opponent | None) -> tuple[str, str]:

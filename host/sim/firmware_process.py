@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import firmware
+from host.drivers.interfaces import DriverError
 from host.sim.serial_pty import PicoProcess
 
 FIRMWARE_DIR = Path(firmware.__file__).resolve().parent
@@ -51,8 +52,9 @@ _CHANNELS = 16
 Rgb = tuple[int, int, int]
 
 
-class FirmwareProcessError(RuntimeError):
-    """The simulated board cannot do what was asked (bad wiring, no interpreter, ...)."""
+class FirmwareProcessError(DriverError):
+    """The simulated board cannot do what was asked (bad wiring, no interpreter, ...): a driver
+    error, so that what opens hardware handles it as it handles a real board's."""
 
 
 def unix_micropython() -> str | None:

@@ -26,7 +26,7 @@ from host.hardware.calibration import Calibration, from_frames
 from host.hardware.firmware_config import firmware_config
 from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import DeviceLink
-from host.link.protocol import SILENCE_TIMEOUT_S
+from host.link.protocol import READY_S, SILENCE_TIMEOUT_S
 from host.link.status import LinkError
 from host.sim.emulated_pico import EmulatedPico
 from host.sim.firmware_process import FirmwareProcess
@@ -38,7 +38,6 @@ log = logging.getLogger(__name__)
 
 SAMPLE_S = 0.001
 CALIBRATION_FRAMES = 15
-READY_S = 10.0
 EMULATED_SLOWDOWN = EmulatedPico.slowdown
 
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engines.physical import Thing
-from host.sim.hands import Hands
-from host.sim.script import Action, parse_thing
+from host.reach.capabilities import Hands
+from host.reach.script import Action, parse_thing
 
 VERBS = ("click", "lift", "turn", "tap", "tray")
 
@@ -81,8 +81,7 @@ class Gestures:
             self.hands.put_down(cell)
             self.from_tray = False
             return
-        with self.hands.rig.lock:
-            stack = self.hands.rig.virtual.stack(cell)
+        stack = self.hands.stack(cell)
         if not stack:
             raise GestureError(f"{cell} is empty and your hand too: take a piece from the tray first")
         self.hands.lift_stack(cell, self.lifted(cell, stack))
@@ -96,7 +95,7 @@ class Gestures:
             self.from_tray = False
             return
         thing = parse_thing(text)
-        if thing.kind not in self.hands.rig.board.objects:
+        if thing.kind not in self.hands.objects:
             raise GestureError(f"this board has no {thing.kind}")
         count, words = self.left(thing)
         if count <= 0:

@@ -66,7 +66,7 @@ def serve_page(table: Table[P, M], server: PageServer, open_browser: bool, out: 
 
     table.loop.observers.append(page.step)
     table.loop.link_listeners.append(tell)
-    where = "the simulated" if table.rig is not None else "the"
+    where = "the simulated" if table.reach is not None else "the"
     out.write(f"{table.game.name} on {where} {table.board.name}: {server.url}\n")
     welcome_pairing(server, out)
     out.write("Ctrl-C stops; the journal keeps the game.\n")

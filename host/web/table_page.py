@@ -22,10 +22,9 @@ from engines.game import M, MoveError, P
 from engines.physical import Thing
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import Button
+from host.reach.diff import hand_actions
 from host.session.intent import AiMove, Choose, Confirm, Intent
 from host.session.session_view import SessionView
-from host.sim.diff import hand_actions
-from host.sim.hands import Hands
 from host.tracking.plan import Do
 from host.web.gestures import Gestures
 from host.web.server import PageServer
@@ -45,7 +44,7 @@ class TablePage(Generic[P, M]):
     def __init__(self, table: Table[P, M], server: PageServer) -> None:
         self.table = table
         self.server = server
-        self.hands = Hands(table.rig) if table.rig is not None else None
+        self.hands = table.reach.hands if table.reach is not None else None
         game = table.game
         self.gestures = (
             Gestures(
@@ -60,7 +59,7 @@ class TablePage(Generic[P, M]):
         )
         self.message = ""
         self._model = SensorModel(table.board)
-        self._layout = json.dumps(layout(table.game, table.board, simulated=table.rig is not None))
+        self._layout = json.dumps(layout(table.game, table.board, simulated=table.reach is not None))
         self._last = ""
         self._goal: tuple[tuple[Hashable, ...], P | None] | None = None
         self._places: tuple[tuple[Hashable, ...], frozenset[str]] | None = None
@@ -100,9 +99,8 @@ class TablePage(Generic[P, M]):
 
     def _picture(self, view: SessionView[P, M]) -> dict[str, object]:
         target = self._target(view)
-        if self.table.rig is not None and self.hands is not None:
-            with self.table.rig.lock:
-                stacks = self.table.rig.virtual.cells()
+        if self.table.reach is not None and self.hands is not None:
+            stacks = self.table.reach.standing()
             held: list[Thing] = list(self.hands.held)
             wanted = self.table.game.cells(target) if target is not None else None
             same = self.table.game.table.same_stack
@@ -133,10 +131,9 @@ class TablePage(Generic[P, M]):
     def _left(self, thing: Thing) -> tuple[int, str]:
         """How many of ``thing`` the tray can give now, and its words there (on the hands' thread: the
         session's view is one immutable moment)."""
-        rig = self.table.rig
-        assert rig is not None and self.hands is not None
-        with rig.lock:
-            stacks = rig.virtual.cells()
+        reach = self.table.reach
+        assert reach is not None and self.hands is not None
+        stacks = reach.standing()
         entry = tray(self.table.session.view(), self.table.board, stacks, self.hands.held).get(str(thing))
         if entry is None:
             return 0, "the game never gives one"
@@ -276,13 +273,12 @@ class TablePage(Generic[P, M]):
 
     def _make(self, target: P) -> None:
         """The hands put back what they hold, then make the board show ``target``."""
-        rig = self.table.rig
-        assert rig is not None and self.hands is not None
+        reach = self.table.reach
+        assert reach is not None and self.hands is not None
         self.hands.held.clear()
         if self.gestures is not None:
             self.gestures.from_tray = False
-        with rig.lock:
-            before = rig.virtual.cells()
+        before = reach.standing()
         self.hands.run(hand_actions(self.table.game, before, self.table.game.cells(target)))
 
     def _collect(self) -> None:

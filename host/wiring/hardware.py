@@ -7,6 +7,11 @@ a serial port, the LEDs and buttons on this Pi), the simulated board (a virtual 
 firmware under MicroPython) or the emulated one (the same firmware on an emulated RP2040).  Each
 flavour is a factory whose ``open`` builds the three parts as that flavour has them; nothing else
 tells the flavours apart, so `magboard play` and `magboard doctor` wire a board up the same way.
+
+What a simulated board adds is a capability, not a flavour to test for: its ``reach`` (what stands
+on it, hands to move things, its buttons pressed and LEDs seen, host/reach/capabilities.py), None on
+a real board.  Only ``SimulatedHardware`` imports the simulator, when it opens, so a real board's
+path loads nothing of host/sim.
 """
 
 from __future__ import annotations
@@ -21,8 +26,9 @@ from host.drivers.interfaces import Buttons, LedStrip
 from host.hardware.spec import LED_PICO, BoardSpec
 from host.link.device_link import DeviceLink
 from host.link.expectation import Expectation
+from host.link.protocol import READY_S
 from host.link.status import LinkError, LinkEvent
-from host.sim.rig import READY_S, Rig
+from host.reach.capabilities import Reach
 
 OnEvent = Callable[[LinkEvent], None]
 Cells = Mapping[str, tuple[Thing, ...]]
@@ -37,7 +43,7 @@ class Hardware:
     link: DeviceLink
     make_strip: Callable[[BoardSpec], LedStrip]
     make_buttons: Callable[[BoardSpec], Buttons]
-    rig: Rig | None = None  # the simulated board, for simulated hands; None on a real one
+    reach: Reach | None = None  # a board the program can reach into (a simulated one); None on a real one
     slowdown: float = 1.0  # the device answers this many times slower than a Pico (an emulated one)
     _strip: LedStrip | None = field(default=None, repr=False)
     _buttons: Buttons | None = field(default=None, repr=False)
@@ -128,6 +134,9 @@ class SimulatedHardware:
     ) -> Iterator[Hardware]:
         if board is None:
             raise ValueError("the simulated board needs a board file")
+        from host.sim.reach import SimulatedReach
+        from host.sim.rig import Rig
+
         with Rig(board, seed=self.seed, emulated=self.emulated) as rig:
             if standing is not None:
                 with rig.lock:
@@ -142,7 +151,7 @@ class SimulatedHardware:
                     link,
                     lambda _board: rig.strip_for(link),
                     lambda _board: rig.buttons,
-                    rig,
+                    SimulatedReach(rig),
                     rig.slowdown,
                 )
                 try:

@@ -19,12 +19,12 @@ from host.hardware.loading import load_board
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import BoardSpec
 from host.link.device_link import DeviceLink
+from host.reach.capabilities import Reach
 from host.session.ai_worker import Opponent
 from host.session.board_play import BoardPlay
 from host.session.live import LiveLoop
 from host.session.session import Session, Settings
 from host.session.setup import close_session, default_board, make_session
-from host.sim.rig import Rig
 from host.wiring.hardware import HardwareFactory
 
 
@@ -38,7 +38,7 @@ class Table(Generic[P, M]):
     play: BoardPlay[P, M]
     link: DeviceLink
     loop: LiveLoop[P, M]
-    rig: Rig | None = None  # the simulated board, for simulated hands; None on a real one
+    reach: Reach | None = None  # a board the program can reach into (a simulated one); None on a real one
 
 
 def board_for(game: Game[P, M], board_id: str | None) -> BoardSpec:
@@ -75,6 +75,6 @@ def open_table(
             parts.link.wait_ready(parts.ready_s)
             play = BoardPlay(session, board, SensorModel(board), parts.strip(board))
             loop = LiveLoop(play, parts.link, parts.buttons(board))
-            yield Table(game, board, session, play, parts.link, loop, parts.rig)
+            yield Table(game, board, session, play, parts.link, loop, parts.reach)
     finally:
         close_session(session)

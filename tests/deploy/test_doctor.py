@@ -14,11 +14,11 @@ from host.doctor.bench import Bench, open_bench
 from host.doctor.checks import BUTTONS, LEDS, LINK, SENSORS, check_link, run_checks
 from host.doctor.firmware_version import shipped_version
 from host.doctor.report import CheckResult, Report, Status
-from host.doctor.tester import PersonTester, SimulatedTester
+from host.doctor.tester import PersonTester, ReachingTester
 from host.drivers.interfaces import RGB, LedStrip
 from host.hardware.loading import load_board
 from host.link.status import LinkError
-from host.sim.rig import Rig
+from host.sim.reach import SimulatedReach
 from host.wiring.hardware import Hardware, SimulatedHardware
 
 BOARD = "flipfour-hall"  # 19 cells: the quickest Hall board
@@ -44,11 +44,11 @@ class DeadLed:
         self.strip.close()
 
 
-class CrossedButtons(SimulatedTester):
+class CrossedButtons(ReachingTester):
     """Hands whose press of ``asked`` closes the ``wired`` button instead (two wires swapped)."""
 
-    def __init__(self, rig: Rig, *, asked: str, wired: str) -> None:
-        super().__init__(rig, wait_s=1.0)
+    def __init__(self, reach: SimulatedReach, *, asked: str, wired: str) -> None:
+        super().__init__(reach, wait_s=1.0)
         self.asked, self.wired = asked, wired
 
     def press(self, button: str) -> None:
@@ -71,8 +71,9 @@ def test_doctor_passes_a_sound_simulated_board(capsys: pytest.CaptureFixture[str
 def test_doctor_names_a_dead_sensor_a_stuck_sensor_a_dark_led_and_crossed_buttons() -> None:
     board = load_board(BOARD)
     with open_bench(SimulatedHardware(seed=3), board, io.StringIO(), io.StringIO()) as bench:
-        rig = bench.rig
-        assert rig is not None
+        reach = bench.hardware.reach
+        assert isinstance(reach, SimulatedReach)
+        rig = reach.rig
         # d1 (mux 0, channel 1) reads its own zero whatever is on it: dead. e1 (channel 2) reads
         # ADC 0, a field far beyond the 1500 threshold, with nothing on it: stuck.
         d1 = board.address(board.cell("d1"))
@@ -80,7 +81,7 @@ def test_doctor_names_a_dead_sensor_a_stuck_sensor_a_dark_led_and_crossed_button
             rig.virtual.force("d1", board.sensor.zero_nominal + rig.virtual.offsets[d1])
             rig.virtual.force("e1", 0)
         bench.hardware.make_strip = lambda _board: DeadLed(rig.leds, board.cell("e2").led)
-        bench.tester = CrossedButtons(rig, asked="hint", wired="take_back")
+        bench.tester = CrossedButtons(reach, asked="hint", wired="take_back")
         report = run_checks(bench)
 
     assert report.result(LINK).status is Status.PASS
@@ -163,7 +164,7 @@ def paced_bench(link: PacedLink) -> Bench:
     """A bench whose device is expected within 0.2 s (READY_S at a slowdown of 0.02)."""
     unused = lambda _board: pytest.fail("the link check opened the LEDs or the buttons")  # noqa: E731
     hardware = Hardware("the paced board", link, unused, unused, slowdown=0.02)  # type: ignore[arg-type]
-    return Bench(hardware, SimulatedTester.__new__(SimulatedTester), load_board(BOARD))
+    return Bench(hardware, ReachingTester.__new__(ReachingTester), load_board(BOARD))
 
 
 def test_a_firmware_slow_to_boot_is_waited_for_until_its_sensors_settle() -> None:

@@ -19,11 +19,11 @@ import pytest
 from engines.physical import Thing
 from host.hardware.sensing import SensorModel
 from host.hardware.spec import LED_PICO
+from host.reach.diff import hand_actions
 from host.session.ai_opponent import AiOpponent
 from host.session.intent import Kind
 from host.session.lights import Blink
 from host.session.session import Settings
-from host.sim.diff import hand_actions
 from host.sim.emulated_pico import EmulatedPico
 from host.sim.rig import EMULATED_SLOWDOWN, MirroredStrip
 from host.store.games import read_games
@@ -109,7 +109,7 @@ def pico_frames_match_the_session(table: Table) -> None:
     """The frames the Pico's NeoPixels showed are the session's, in order, colour for colour, ending on
     the session's last one.  The LED sender sends the newest frame (one the Pico had no time for is
     skipped) and sends a frame again when its ACK was lost, so a frame may show twice in a row."""
-    rig, strip = table.rig, table.play.leds
+    rig, strip = table.reach.rig, table.play.leds
     assert rig is not None and isinstance(rig.firmware, EmulatedPico) and isinstance(strip, MirroredStrip)
     pico = rig.firmware
     Person(table).serve(10.0 * EMULATED_SLOWDOWN, until=lambda: strip.idle)

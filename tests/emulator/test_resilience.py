@@ -25,9 +25,9 @@ def test_a_power_cut_mid_game_loses_nothing_and_the_game_goes_on() -> None:
         person = Person(t)
         game, session, link = t.game, t.session, t.link
         person.make(game.parse_move(session.position, "c3"))
-        assert link.device is not None and t.rig is not None
+        assert link.device is not None and t.reach is not None
         first = link.device.boot_id
-        t.rig.firmware.restart()  # the power goes and comes back; the port stays
+        t.reach.rig.firmware.restart()  # the power goes and comes back; the port stays
         person.serve(WAIT_S, until=lambda: link.device is not None and link.device.boot_id != first)
         assert link.device is not None and link.device.boot_id != first
         assert session.moves == ["c3"]
@@ -43,7 +43,7 @@ def test_a_noise_burst_both_ways_is_survived_without_a_restart() -> None:
         settings=Settings(ai_side=None),
     ) as t:
         person = Person(t)
-        game, session, link, rig = t.game, t.session, t.link, t.rig
+        game, session, link, rig = t.game, t.session, t.link, t.reach.rig
         assert link.device is not None and rig is not None
         boot = link.device.boot_id
         # Towards the Pico: Ctrl-C, Ctrl-D, Ctrl-A and garbage through a second handle on the port.

@@ -175,7 +175,7 @@ def test_on_the_simulated_board_the_fault_is_shown_and_the_game_goes_on(tmp_path
         assert offer.kind is Kind.OPPONENT_STOPPED and session.moves == ["g7", "a1", "b2"]
         assert offer.sentence.startswith("Fake illegal has stopped: press Confirm to play on")
         expected = the_builtin_move(session.position)
-        table.rig.buttons.press("confirm")
+        table.reach.rig.buttons.press("confirm")
         person.serve(10, until=lambda: session.intent.kind is not Kind.OPPONENT_STOPPED)
         assert person.carry_out_ai_move_if_any()
         assert session.moves == ["g7", "a1", "b2", GAME.format_move(session.position, expected)]

@@ -33,6 +33,11 @@ def positions(game: Any, seed: int) -> list[Any]:
     return out
 
 
+@pytest.mark.parametrize("game_id", registry.available())
+def test_each_game_names_a_default_board_that_is_installed_and_its_own(game_id: str) -> None:
+    assert load_board(registry.game_class(game_id).default_board).game == game_id
+
+
 @pytest.mark.parametrize("board_id", board_ids())
 def test_positions_from_play_are_sensed_on_the_virtual_board(board_id: str) -> None:
     board = load_board(board_id)

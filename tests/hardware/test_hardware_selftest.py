@@ -6,7 +6,7 @@ import pytest
 
 from engines.physical import Thing
 from host.hardware.loading import board_ids, load_board
-from host.hardware.selftest import led_walk, probes, run_virtual
+from host.sim.selftest import led_walk, probes, run_virtual
 from host.sim.virtual_board import SensorPhysics
 
 

@@ -32,6 +32,7 @@ from host.session.live import LiveLoop
 from host.session.session import Settings
 from host.session.setup import make_session
 from host.sim.firmware_process import FirmwareProcess, Rgb
+from host.sim.reach import SimulatedReach
 from host.sim.rig import Rig
 from host.wiring.table import Table
 from tests.link.test_link_e2e import CONFIG, LossySerial
@@ -79,7 +80,7 @@ def table(request: pytest.FixtureRequest) -> Iterator[tuple[Table, Watch]]:
             loop = LiveLoop(play, link, rig.buttons)
             loop.link_listeners.append(watch.status)
             try:
-                yield Table(game, board, session, play, link, loop, rig), watch
+                yield Table(game, board, session, play, link, loop, SimulatedReach(rig)), watch
             finally:
                 session.close()
                 if isinstance(leds, LinkStrip):
@@ -99,8 +100,8 @@ def _lit_as_wanted(table: Table) -> bool:
     """The Pico's strip shows the frame the session last wrote (always so for the Pi's own LEDs)."""
     if table.board.leds.driver != LED_PICO:
         return True
-    assert table.rig is not None and table.play.last_frame is not None
-    return table.rig.firmware.leds == OutputShaper(table.board.leds).shape(table.play.last_frame)
+    assert table.reach is not None and table.play.last_frame is not None
+    return table.reach.rig.firmware.leds == OutputShaper(table.board.leds).shape(table.play.last_frame)
 
 
 def _back(table: Table, accepted: int) -> Callable[[], bool]:
@@ -112,7 +113,7 @@ def _back(table: Table, accepted: int) -> Callable[[], bool]:
 
 def test_noise_restarts_and_unplugging_never_stop_the_game(table: tuple[Table, Watch]) -> None:
     table_, watch = table
-    rig, link = table_.rig, table_.link
+    rig, link = table_.reach.rig, table_.link
     assert rig is not None
     firmware = rig.firmware
     rng = random.Random(11)

@@ -14,7 +14,18 @@ import pytest
 
 LINK = Path(__file__).parents[2] / "host" / "link"
 LONGEST = 350  # lines
-PURE = ("protocol", "reader", "expectation", "frames", "cobs", "messages", "snapshot", "status", "led_plan")
+PURE = (
+    "protocol",
+    "phase",
+    "reader",
+    "expectation",
+    "frames",
+    "cobs",
+    "messages",
+    "snapshot",
+    "status",
+    "led_plan",
+)
 STDLIB = {"__future__", "collections.abc", "dataclasses", "enum", "logging", "struct", "zlib"}  # no I/O
 
 

@@ -7,10 +7,10 @@ import threading
 import time
 from typing import Any
 
+from host.reach.diff import hand_actions
+from host.reach.script import Action
 from host.session.intent import Choose, Confirm, Kind
-from host.sim.diff import hand_actions
 from host.sim.hands import Hands
-from host.sim.script import Action
 from host.wiring.table import Table
 
 TIMEOUT_S = 20.0
@@ -20,10 +20,10 @@ ANSWER_S = 0.6
 
 class Person:
     def __init__(self, table: Table, seed: int = 0, step_ms: int = 80) -> None:  # a hand: 80 ms an action
-        assert table.rig is not None
+        assert table.reach is not None
         self.table = table
         self.rng = random.Random(seed)
-        self.hands = Hands(table.rig)
+        self.hands = Hands(table.reach.rig)
         self.hands.step_ms = step_ms
 
     @property
@@ -102,8 +102,8 @@ class Person:
         plies = len(session.moves)
         changed = {n for n, stack in self.game.cells(target).items() if stack != self.game.cells(pos)[n]}
         if not changed:  # a pass: no hand makes it, the Pass button does
-            assert self.table.rig is not None
-            self.table.rig.buttons.press("pass")
+            assert self.table.reach is not None
+            self.table.reach.rig.buttons.press("pass")
         self.act(hand_actions(self.game, self.game.cells(pos), self.game.cells(target), self.rng))
         for _ in range(ANSWERS):
             self.serve(ANSWER_S, until=lambda: len(session.moves) > plies)
@@ -124,7 +124,7 @@ class Person:
         still asks for the turn, and a person touches the stone to say it is done.
         """
         session = self.table.session
-        rig = self.table.rig
+        rig = self.table.reach.rig
         assert rig is not None
         if session.intent.kind not in (Kind.TURN_UNDER_WAY, Kind.AI_MOVE, Kind.RESTORE):
             return
@@ -135,12 +135,12 @@ class Person:
     def _answer(self, text: str, changed: set[str]) -> None:
         """Confirm the move the board shows if it is the one made, else tap a cell of the one made."""
         intent = self.table.session.intent
-        assert self.table.rig is not None
+        assert self.table.reach is not None
         if isinstance(intent, Confirm) and intent.move.split()[-1] == text:
-            self.table.rig.buttons.press("confirm")
+            self.table.reach.rig.buttons.press("confirm")
         elif isinstance(intent, Choose):
             if intent.shown.split()[-1] == text:
-                self.table.rig.buttons.press("confirm")
+                self.table.reach.rig.buttons.press("confirm")
                 return
             mine = sorted(changed - set(intent.scene))
             cell = mine[0] if mine else min(intent.scene)

@@ -8,11 +8,11 @@ import random
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from host.reach.diff import hand_actions
+from host.reach.script import parse
 from host.session.ai_opponent import AiOpponent
 from host.session.intent import Choose, Kind
 from host.session.session import Settings
-from host.sim.diff import hand_actions
-from host.sim.script import parse
 from host.store.games import Status, read_games
 from host.wiring.hardware import SimulatedHardware
 from host.wiring.table import Table, open_table

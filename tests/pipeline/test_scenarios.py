@@ -12,10 +12,10 @@ import time
 from contextlib import AbstractContextManager
 from pathlib import Path
 
+from host.reach.script import parse
 from host.session.ai_opponent import AiOpponent
 from host.session.intent import Kind
 from host.session.session import Settings
-from host.sim.script import parse
 from host.store.games import read_games
 from host.wiring.hardware import SimulatedHardware
 from host.wiring.table import Table, open_table

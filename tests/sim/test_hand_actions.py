@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from engines import registry
 from engines.physical import Thing
 from host.hardware.loading import load_board
-from host.sim.diff import hand_actions
+from host.reach.diff import hand_actions
 from host.sim.hands import Hands
 from host.sim.virtual_board import SimClock, VirtualBoard
 from tests.budget import examples

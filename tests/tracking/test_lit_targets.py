@@ -45,9 +45,9 @@ from engines.physical import Thing
 from engines.table import Role
 from host.hardware.loading import load_board
 from host.hardware.sensing import Reading, SensorModel
+from host.reach.diff import hand_actions
 from host.session.intent import Kind
 from host.session.session import Session, Settings
-from host.sim.diff import hand_actions
 from tests.budget import examples
 
 BOARDS = tuple(

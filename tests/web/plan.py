@@ -19,7 +19,7 @@ from typing import Any
 
 from engines.game import Game
 from engines.physical import Thing
-from host.sim.diff import hand_actions
+from host.reach.diff import hand_actions
 
 Stack = tuple[Thing, ...]
 Gesture = tuple[str, str]  # (verb, cell or object)

@@ -63,7 +63,7 @@ def kingofrings_page() -> Iterator[Any]:
 
 def test_a_click_carries_a_stack_and_puts_all_of_it_down_and_the_tray_gives_only_what_it_has() -> None:
     with kingofrings_page() as page:
-        gestures, hands, virtual = page.gestures, page.hands, page.table.rig.virtual
+        gestures, hands, reach = page.gestures, page.hands, page.table.reach
         # RULES.md: all 35 rings are on the board at the start and both hands are empty, so the box has
         # nothing to give.
         for thing, said in [("ring_silver", "0 in the box"), ("knight:0", "Light: 0 knights in hand")]:
@@ -72,21 +72,20 @@ def test_a_click_carries_a_stack_and_puts_all_of_it_down_and_the_tray_gives_only
         assert hands.held == []
         # A knight with two rings under it (put there as a hand would), lifted with one click, put down
         # with one: the stack lands as it was.
-        with page.table.rig.lock:
-            assert virtual.lift("a1") == KNIGHT0
-            for thing in (SILVER, BLUE, KNIGHT0):
-                virtual.place("a1", thing)
+        assert reach.lift("a1") == KNIGHT0
+        for thing in (SILVER, BLUE, KNIGHT0):
+            reach.place("a1", thing)
         gestures.perform("click", cell="a1")
-        assert hands.held == [KNIGHT0, BLUE, SILVER] and virtual.stack("a1") == ()
+        assert hands.held == [KNIGHT0, BLUE, SILVER] and hands.stack("a1") == ()
         assert not gestures.from_tray  # the board sees what left a1 and says where it goes
         gestures.perform("click", cell="a2")
-        assert hands.held == [] and virtual.stack("a2") == (SILVER, SILVER, BLUE, KNIGHT0)
+        assert hands.held == [] and hands.stack("a2") == (SILVER, SILVER, BLUE, KNIGHT0)
         # Shift-click (the unusual): the top object alone; the tray then takes back all the hand holds.
         gestures.perform("lift", cell="a2")
         gestures.perform("lift", cell="a2")
         assert hands.held == [KNIGHT0, BLUE]
         gestures.perform("tray")
-        assert hands.held == [] and virtual.stack("a2") == (SILVER, SILVER)
+        assert hands.held == [] and hands.stack("a2") == (SILVER, SILVER)
         # What is out of the box can be given again: the knight just put in it.
         gestures.perform("tray", thing="knight:0")
         assert hands.held == [KNIGHT0] and gestures.from_tray  # unseen by the sensors: the page says it

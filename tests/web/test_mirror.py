@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
+from host.reach.script import parse
 from host.session.session import Settings
 from host.sim.hands import Hands
-from host.sim.script import parse
 from host.web.play_page import serve_page
 from host.web.server import PageServer
 from host.wiring.hardware import SimulatedHardware
@@ -33,9 +33,9 @@ def mirrored(tmp_path: Path) -> Iterator[tuple[str, Table, Hands]]:
     with open_table(
         "desdemona", SimulatedHardware(), settings=Settings(ai_side=None), journal_path=store
     ) as table:
-        assert table.rig is not None
-        hands = Hands(table.rig)
-        real = dataclasses.replace(table, rig=None)
+        assert table.reach is not None
+        hands = Hands(table.reach.rig)
+        real = dataclasses.replace(table, reach=None)
         with PageServer("127.0.0.1", 0) as server:
             out = open("/dev/null", "w")  # noqa: SIM115 - closed below
             serving = threading.Thread(target=serve_page, args=(real, server, False, out), daemon=True)

@@ -31,7 +31,9 @@ KINGOFRINGS = registry.make("kingofrings")
 def view(
     game: Any, pos: Any, intent: Intent, moves: tuple[str, ...] = (), ai: AiInfo | None = None, **extra: Any
 ) -> SessionView:
-    return SessionView(game, pos, intent, moves, frozenset(), (), ai, **extra)
+    return SessionView(
+        game=game, position=pos, intent=intent, moves=moves, last_move=frozenset(), hint=(), ai=ai, **extra
+    )
 
 
 def test_each_player_has_their_own_pool_less_what_the_mover_took_out() -> None:
@@ -122,9 +124,9 @@ def test_the_simulated_page_shows_what_the_sensors_cannot_see() -> None:
     with open_table(
         "kingofrings", SimulatedHardware(), board_id="kingofrings-reed", settings=Settings(ai_side=None)
     ) as table:
-        assert table.rig is not None
-        with table.rig.lock:
-            table.rig.virtual.lift("c4")
+        assert table.reach is not None
+        with table.reach.rig.lock:
+            table.reach.rig.virtual.lift("c4")
         page = TablePage(table, server=None)  # type: ignore[arg-type] - only the picture is asked for
         try:
             shown = page._picture(table.session.view())

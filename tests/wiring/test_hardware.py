@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from engines.physical import Thing
@@ -9,6 +13,7 @@ from host.cli import main
 from host.drivers import gpio_buttons, neopixel_strip
 from host.drivers.link_strip import LinkStrip
 from host.hardware.loading import load_board
+from host.sim.reach import SimulatedReach
 from host.sim.rig import READY_S
 from host.sim.virtual_buttons import VirtualButtons
 from host.sim.virtual_leds import VirtualStrip
@@ -39,8 +44,8 @@ def test_the_simulated_flavour_is_the_rig_set_up_as_the_player_left_it() -> None
     board = load_board("flipfour-hall")
     standing = {"d4": (Thing("piece", 0),)}
     with SimulatedHardware(seed=1).open(board, standing=standing) as hardware:
-        rig = hardware.rig
-        assert rig is not None
+        assert isinstance(hardware.reach, SimulatedReach)
+        rig = hardware.reach.rig
         assert hardware.where == "the simulated board"
         assert (hardware.slowdown, hardware.ready_s) == (1.0, READY_S)
         assert hardware.link.wait_ready(hardware.ready_s).board == board.id
@@ -48,6 +53,36 @@ def test_the_simulated_flavour_is_the_rig_set_up_as_the_player_left_it() -> None
         assert isinstance(hardware.buttons(board), VirtualButtons) and hardware.buttons(board) is rig.buttons
         with rig.lock:
             assert rig.virtual.cells()["d4"] == standing["d4"]
+        assert hardware.reach.standing()["d4"] == standing["d4"]
+        hardware.reach.place("c1", Thing("piece", 1))
+        assert hardware.reach.lift("d4") == Thing("piece", 0)
+        with rig.lock:
+            assert (rig.virtual.stack("c1"), rig.virtual.stack("d4")) == ((Thing("piece", 1),), ())
+        hardware.reach.press("hint")
+        assert [press.button for press in rig.buttons.poll()] == ["hint"]
+        assert hardware.reach.hands is hardware.reach.hands  # one pair of hands: what they hold is shared
+
+
+# Everything a real board's `magboard play` and `magboard doctor` load, the page included, and the
+# real flavour opened with a Pico-driven chain over its link.
+REAL_PATH = """
+import sys
+from host.cli import main
+import host.commands.play, host.commands.doctor, host.doctor.checks, host.web.play_page, host.web.table_page
+from host.hardware.loading import load_board
+from host.wiring.hardware import choose_hardware
+with choose_hardware("/nonexistent/tty").open(None) as hardware:
+    hardware.strip(load_board("flipfour-reed"))
+print(" ".join(sorted(name for name in sys.modules if name.split(".")[:2] == ["host", "sim"])))
+"""
+
+
+def test_a_real_board_loads_nothing_of_the_simulator() -> None:
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", REAL_PATH], cwd=root, capture_output=True, text=True, timeout=60, check=True
+    )
+    assert done.stdout.split() == [], "the real path loaded the simulator's modules"
 
 
 def test_the_simulated_flavour_needs_a_board_file() -> None:
@@ -63,7 +98,7 @@ def test_the_real_flavour_drives_a_pico_chain_over_the_link_and_the_rest_on_this
     monkeypatch.setattr(gpio_buttons, "open_buttons", lambda board: opened.append(f"buttons {board.id}"))
     pico_chain, pi_chain = load_board("flipfour-reed"), load_board("flipfour-hall")
     with RealHardware("/nonexistent/tty").open(None) as hardware:
-        assert (hardware.where, hardware.rig, hardware.slowdown) == ("/nonexistent/tty", None, 1.0)
+        assert (hardware.where, hardware.reach, hardware.slowdown) == ("/nonexistent/tty", None, 1.0)
         assert isinstance(hardware.strip(pico_chain), LinkStrip)
         assert not opened  # nothing on this Pi opened until asked for
         hardware.buttons(pi_chain)

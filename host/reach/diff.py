@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from engines.game import Game, M, P
 from engines.physical import Thing
 from engines.table import Role, Table
-from host.sim.script import Action
+from host.reach.script import Action
 
 Stack = tuple[Thing, ...]
 
