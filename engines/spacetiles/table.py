@@ -42,6 +42,7 @@ class SpaceTilesTable(Table):
         "place a tile, then move one of your pieces one step if the tile touches one tile, or else place "
         "one piece fewer than the tiles it touches"
     )
+
     def turn_words(self, game: GameView, pos: Any) -> str:
         """The turn as far as it can be made now (RULES.md: a tile whose step 2 cannot be done in full is
         not legal): the first turn has no piece to move, so its tile touches two tiles or more."""
