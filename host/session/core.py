@@ -321,7 +321,12 @@ def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]
     differing = frozenset(expect.differing(event.values))
     old = state.reading or event.values
     changed = [i for i, (a, b) in enumerate(zip(old, event.values, strict=True)) if a != b]
-    evidence = state.evidence.observe(event.t, state.differing, differing, changed)
+    evidence = state.evidence
+    if _returned(ctx, state, event.t):
+        # The board stood settled on the committed position: what hands did before is no evidence about
+        # the move they start now (two pieces lifted and put back, then a move made, is that move alone).
+        evidence = Evidence()
+    evidence = evidence.observe(event.t, state.differing, differing, changed)
     state = replace(
         state,
         reading=event.values,
@@ -333,6 +338,12 @@ def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]
     if state.asking is not None:
         state = _watch_taps(ctx, state)
     return state
+
+
+def _returned(ctx: Context[P, M], state: State[P, M], t: int) -> bool:
+    """Whether the reading that stood until ``t`` was the committed position's, settled: a hand that put
+    everything back and let go.  A turn starts afresh from there."""
+    return not state.differing and t - state.changed_at >= ctx.settings.settle_ms
 
 
 def _watch_taps(ctx: Context[P, M], state: State[P, M]) -> State[P, M]:

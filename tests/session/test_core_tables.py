@@ -425,6 +425,39 @@ def test_a_reading_is_taken_once_it_has_stood_250_ms() -> None:
     assert played(effects) == ["a4-a6"]
 
 
+@pytest.mark.parametrize(
+    ("back_for", "kept"),
+    [(SETTLE - 1, True), (SETTLE, False)],
+    ids=["back-briefly-kept", "back-settled-forgotten"],
+)
+def test_a_settled_return_to_the_committed_position_forgets_the_touches_before_it(
+    back_for: int, kept: bool
+) -> None:
+    """Issue 40: the queen on a4 lifted and put back; once the board has stood as committed for the settle
+    time, a4's touch is no evidence about what hands do next (g1 lifted); a briefer return is a hand still
+    at work, and a4's touch stays."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    lifted = reading_of(START, {"a4": ()})
+    back = 200
+    events = [core.Reading(10, lifted), core.Reading(back, reading_of(START))]
+    state, _ = run(ctx, state, [*events, core.Reading(back + back_for, reading_of(START, {"g1": ()}))])
+    a4, g1 = NAMES.index("a4"), NAMES.index("g1")
+    assert (a4 in state.evidence.touches) is kept and g1 in state.evidence.touches
+
+
+def test_a_board_that_stands_off_the_committed_position_keeps_its_touches() -> None:
+    """A piece held off its cell for longer than the settle time is a turn under way, not a turn begun
+    afresh: a4's touch stays when g1 is lifted too."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    events = [core.Reading(10, reading_of(START, {"a4": ()})), core.Tick(10 + 2 * SETTLE)]
+    state, _ = run(
+        ctx, state, [*events, core.Reading(20 + 2 * SETTLE, reading_of(START, {"a4": (), "g1": ()}))]
+    )
+    assert NAMES.index("a4") in state.evidence.touches
+
+
 def test_a_commit_leaves_no_mistake_shown() -> None:
     ctx = context(ai_side=None)
     state, _ = core.start(ctx, core.Log((START,)))

@@ -566,6 +566,40 @@ def test_a_queen_lifted_and_put_back_then_another_moved_is_committed(sensor: str
     assert session.moves == ["g1-g4"], session.intent.sentence
 
 
+HESITATION_MOVES = (("kingofrings", "c1", "e1", "d2-d3"), ("desdemona", "d1", "g1", "a4-a1"))
+HESITATIONS = [
+    pytest.param(f"{game}-{sensor}", first, second, move, id=f"{game}-{sensor}")
+    for sensor in REED_AND_HALL
+    for game, first, second, move in HESITATION_MOVES
+]
+
+
+@pytest.mark.parametrize(("board_id", "first", "second", "move"), HESITATIONS)
+def test_two_pieces_lifted_and_put_back_then_a_move_is_committed(
+    board_id: str, first: str, second: str, move: str
+) -> None:
+    """Issue 40, hesitation: two pieces lifted and held a while, put back one after the other (the first
+    stood off its cell while the second was still in the hand), the board settled as committed: then a
+    legal first move (RULES.md) is that move alone, committed without Confirm."""
+    session, board = session_at(board_id, [])
+    board.checking = False  # two pieces in the hand at once light nothing a check could predict
+    things = {cell: board.stacks[cell][-1] for cell in (first, second)}
+    board.lift(first)
+    board.wait(300)
+    board.lift(second)
+    board.held.clear()
+    board.wait(500)
+    board.place(first, things[first])
+    board.wait(300)
+    board.place(second, things[second])
+    board.wait(400)
+    assert session.intent.kind is Kind.YOUR_TURN, session.intent.sentence
+    source, target = move.split("-")
+    board.move(source, target)
+    board.wait(400)
+    assert session.moves == [move], session.intent.sentence
+
+
 # --- take-backs ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 @pytest.mark.parametrize(
