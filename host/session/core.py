@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeAlias
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from engines.game import Game, M, P
 from engines.physical import Thing
@@ -28,6 +28,8 @@ from host.tracking.candidates import Candidate, Expectations, Route
 from host.tracking.evidence import Evidence
 from host.tracking.plan import Step
 from host.tracking.tracker import Seen, Tracker, Verdict
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -237,7 +239,8 @@ class Context(Generic[P, M]):
         self.hints = hints
         self._expect: Expectations[Hashable] | None = None
         self._tracker: Tracker[Hashable] | None = None
-        self._verdict: tuple[tuple[tuple[Hashable, ...], Evidence], Verdict[Hashable]] | None = None
+        # The last answer of each question about a reading, with the reading and evidence it answered.
+        self._memos: dict[str, tuple[tuple[tuple[Hashable, ...], Evidence], Any]] = {}
 
     def expect(self, state: State[P, M]) -> Expectations[Hashable]:
         current = self._expect
@@ -251,7 +254,7 @@ class Context(Generic[P, M]):
                 reversible=self.reversible,
             )
             tracker = Tracker(current, self.settings.settle_ms)
-            self._expect, self._tracker, self._verdict = current, tracker, None
+            self._expect, self._tracker, self._memos = current, tracker, {}
         return current
 
     def tracker(self, state: State[P, M]) -> Tracker[Hashable]:
@@ -261,12 +264,24 @@ class Context(Generic[P, M]):
 
     def verdict(self, state: State[P, M]) -> Verdict[Hashable]:
         """The tracker's verdict on the state's reading (the same reading and evidence: the same verdict)."""
+        return self._memo("verdict", state, self.tracker(state).observe)
+
+    def two_moves(self, state: State[P, M]) -> Candidate[Hashable] | None:
+        """The tracker's two moves for the state's reading (worked out once for a reading and evidence)."""
+        return self._memo("two moves", state, self.tracker(state).two_moves)
+
+    def _memo(
+        self, name: str, state: State[P, M], work: Callable[[tuple[Hashable, ...], Evidence, int], T]
+    ) -> T:
+        """``work`` on the state's reading and evidence, remembered until they change (a tick between two
+        readings asks the same again)."""
         assert state.reading is not None
-        tracker = self.tracker(state)
         key = (state.reading, state.evidence)
-        if self._verdict is None or self._verdict[0] != key:
-            self._verdict = (key, tracker.observe(state.reading, state.evidence, state.now))
-        return self._verdict[1]
+        known = self._memos.get(name)
+        if known is None or known[0] != key:
+            known = self._memos[name] = (key, work(state.reading, state.evidence, state.now))
+        answer: T = known[1]
+        return answer
 
     def to_move(self, state: State[P, M]) -> int:
         return self.game.to_move(state.log.position)
@@ -461,6 +476,14 @@ def _evaluate(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) 
     if state.asking is not None and settled and state.reading != state.asking.base:
         return replace(state, asking=None)  # the board moved on: the question no longer stands
     if verdict.seen is Seen.MISMATCH and settled:
+        pair = ctx.two_moves(state)
+        if pair is not None:
+            # Both moves made (the first finished late): the reply too, unless it is the AI's to make,
+            # which then sees the board differ from the position it is asked about and says so.
+            middle = ctx.game.play(state.log.position, pair.moves[0])
+            by_hand = ctx.game.to_move(middle) != ctx.settings.ai_side
+            first = pair if by_hand else ctx.expect(state).candidate_for(pair.moves[:1])
+            return _commit(ctx, state, first, effects)
         return replace(state, wary=True)
     return state
 

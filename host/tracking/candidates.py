@@ -513,6 +513,14 @@ class Expectations(Generic[R]):
             pos = self.game.play(pos, move)
         return self._make(Route.MOVES, moves, 0, pos)
 
+    def after(self, candidate: Candidate[R]) -> Expectations[R]:
+        """The expectations of the position ``candidate``'s moves lead to, as if they were committed: its
+        replies only (no history, so no take-back or new game: those are this position's own)."""
+        pos = self.position
+        for move in candidate.moves:
+            pos = self.game.play(pos, move)
+        return Expectations(self.game, self.reading_of, self.empty, (pos,), reversible=self.reversible)
+
     def exact(self, reading: Sequence[R], differing: Sequence[int]) -> list[Candidate[R]]:
         """The candidates (moves first, then take-backs) whose reading is ``reading``."""
         if not differing:

@@ -196,6 +196,34 @@ class Tracker(Generic[R]):
     def _seen_as(self, step: Step[int]) -> tuple[Do, int | None, int | None, Hashable]:
         return step.do, step.source, step.target, self.expect.reading_of(step.things)
 
+    def two_moves(self, reading: Sequence[R], evidence: Evidence, now: int) -> Candidate[R] | None:
+        """The one legal move and legal reply whose end ``reading`` shows exactly, if there is one.
+
+        A move finished late (a captured Go stone taken off only after the
+        opponent put their stone down) leaves the board showing two moves
+        played, not a mistake.  The two together must be sure by the evidence,
+        as one move is; where two pairs read alike, None: a pair is never asked
+        about.  Costly for a board with many moves (a second set of
+        expectations per first move), so the session asks only of a settled
+        reading that no single move explains.
+        """
+        expect = self.expect
+        if expect.pending is not None:  # its candidates are the AI's move and each reply already
+            return None
+        firsts = {n for cell in expect.differing(reading) for n in expect.index(cell)}
+        found: list[Candidate[R]] = []
+        for first in expect.lines(sorted(firsts)):
+            if not all(reading[i] == r for i, r in first.reading.items()):
+                continue
+            then = expect.after(first)
+            for reply in then.exact(reading, then.differing(reading)):
+                if not _finished_late(first, reply, evidence):
+                    continue
+                both = expect.candidate_for((*first.moves, *reply.moves))
+                if self.proof(both, evidence, now) is Proof.SURE:
+                    found.append(both)
+        return found[0] if len(found) == 1 else None
+
     # --- progress --------------------------------------------------------------------------
     def _consistent(self, reading: Sequence[R], differing: list[int]) -> Sequence[Candidate[R]]:
         """Legal moves that every differing cell is on the way to: changed there, done or lifted."""
@@ -539,6 +567,20 @@ class Tracker(Generic[R]):
         assert top.colour is not None
         flipped = Thing(top.kind, 1 - top.colour)
         return flipped if self.expect.reading_of((*stack[:-1], flipped)) == value else None
+
+
+def _finished_late(first: Candidate[R], reply: Candidate[R], evidence: Evidence) -> bool:
+    """Whether hands made ``first`` and then ``reply`` with ``first`` finished only after the reply began:
+    everything ``first`` puts down was there before anything of the reply, and a cell of ``first`` changed
+    after that (a captured stone taken off late).  A first move complete before the reply began would have
+    been committed, or confirmed, on its own: a board that shows two such moves is a mistake."""
+    began = [evidence.first_left(cell) for cell in first.puts]
+    replied = [evidence.first_left(cell) for cell in reply.changed - first.changed]
+    if not began or not replied or None in began or None in replied:
+        return False
+    start = min(t for t in replied if t is not None)
+    last = max(evidence.since.get(cell, 0) for cell in first.changed)
+    return max(t for t in began if t is not None) < start < last
 
 
 def shown(reading: Sequence[R], cell: int, wanted: R, start: R, evidence: Evidence, now: int) -> bool:

@@ -600,6 +600,69 @@ def test_two_pieces_lifted_and_put_back_then_a_move_is_committed(
     assert session.moves == [move], session.intent.sentence
 
 
+# --- a capture finished late ----------------------------------------------------------------------------
+GO_CORNER = ["b1", "a1", "g7", "g6"]  # White's a1 has one liberty left, a2: Black a2 takes it off
+
+
+def go_capture_finished_late(board: Hands) -> None:
+    """Black puts a2 down (it captures a1), White puts d4 down, and only then is a1 taken off."""
+    board.place("a2", Thing("stone", 0))
+    board.wait(400)
+    board.place("d4", Thing("stone", 1))
+    board.wait(400)
+    assert "a1" not in {c for c, light in board.session.scene.items() if light.meaning.value == "put"}
+    board.lift("a1")
+    board.held.clear()
+    board.wait(400)
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_a_go_capture_finished_after_the_reply_is_both_moves(sensor: str) -> None:
+    """Issue 40: the board holds exactly the position after Black's a2 (a1 captured, engines/go7/rules.md)
+    and White's legal d4: both are committed, and at no point is a stone asked onto a1.  With a1 still on
+    the board nothing is taken: on reed, Black d4 then White a2 reads the same, but a2 came first."""
+    session, board = session_at(f"go7-{sensor}", GO_CORNER, allowed={"a1", "a2", "d4"})
+    go_capture_finished_late(board)
+    assert session.moves == [*GO_CORNER, "a2", "d4"], session.intent.sentence
+    assert session.intent.kind is Kind.YOUR_TURN
+
+
+def test_a_knock_on_a_capture_square_while_the_other_side_moves_is_no_capture_and_reply() -> None:
+    """Two players on King of Rings reed: Light's b3 in the air (it may take a4), a4 knocked off for 60 ms,
+    and Dark's g7-g6 begun meanwhile.  b3xa4 then g7-g6 reads exactly so (a knight onto a knight reads
+    as before), but a knock is no hand's work: nothing is committed while the knight is in the air."""
+    texts = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]
+    session, board = session_at("kingofrings-reed", texts, allowed={"a4", "b3", "g6", "g7"})
+    board.checking = False  # a knight in the air and a move of the other side light what no move predicts
+    board.lift("b3")
+    board.wait(300)
+    knocked = board.stacks["a4"].pop()
+    board.send()
+    board.t += 20
+    board.held.append(board.stacks["g7"].pop())
+    board.send()
+    board.t += 40
+    board.stacks["a4"].append(knocked)
+    board.send()
+    board.place("g6")
+    board.wait(400)
+    assert session.moves == texts, session.intent.sentence
+
+
+@pytest.mark.parametrize(("reply", "committed"), [("d4", ["a2", "d4"]), ("e5", ["a2"])])
+def test_a_go_capture_finished_after_a_stone_put_for_the_ai_is_the_players_move(
+    reply: str, committed: list[str]
+) -> None:
+    """Against the AI (White), the stone put on d4 is no move of the player's: a2 is committed alone, and
+    the AI's answer is its own (d4 already on the board is its move made; e5 leaves d4 to take off)."""
+    allowed = {"a1", "a2", "d4", reply}
+    session, board = session_at("go7-hall", GO_CORNER, ai_side=1, opponent=Scripted([reply]), allowed=allowed)
+    go_capture_finished_late(board)
+    assert session.moves == [*GO_CORNER, *committed], session.intent.sentence
+    if reply != "d4":
+        assert session.intent.kind is Kind.MISTAKE and "d4" in session.intent.sentence
+
+
 # --- take-backs ----------------------------------------------------------------------------------
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 @pytest.mark.parametrize(
