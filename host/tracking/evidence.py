@@ -26,6 +26,11 @@ MIN_TOUCH_MS = 70
 # for another, takes one action of 80 ms and more (100 ms and more for a person).  A change the sensors
 # cannot see that only shorter touches show is not taken on its own: the player is asked to confirm it.
 SURE_TOUCH_MS = 80
+# A capture's landing the sensors cannot see (a knight put on the knight it takes, under a reed switch) is the
+# one change a knock makes in full: the capturer in the air, the knight beside it knocked off and back reads
+# exactly as the capture.  A knock of 60 ms reads up to 95 ms here (each end a scan and a heartbeat period
+# late, firmware/README); a person taking a knight off and putting their own down takes 100 ms and more.
+SURE_LANDING_MS = 100
 
 
 @dataclass(frozen=True)

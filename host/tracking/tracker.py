@@ -28,7 +28,7 @@ from typing import Generic, TypeVar
 
 from engines.physical import Thing
 from host.tracking.candidates import Candidate, Expectations, Lines, Route
-from host.tracking.evidence import MIN_TOUCH_MS, SURE_TOUCH_MS, Evidence
+from host.tracking.evidence import MIN_TOUCH_MS, SURE_LANDING_MS, SURE_TOUCH_MS, Evidence
 from host.tracking.plan import Do, Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)
@@ -122,7 +122,7 @@ class Tracker(Generic[R]):
                 ms = evidence.longest(cell, now, ended_after=lifted)
             if ms < MIN_TOUCH_MS:
                 return Proof.NONE
-            sure = sure and ms >= SURE_TOUCH_MS
+            sure = sure and ms >= (SURE_TOUCH_MS if source is None else SURE_LANDING_MS)
         committed, empty = self.expect.reading, self.expect.empty
         if sure and any(
             cell not in c.after and committed[cell] != empty and evidence.stood(cell, self.settled_ms)
