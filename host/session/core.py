@@ -270,6 +270,13 @@ class Context(Generic[P, M]):
         """The tracker's two moves for the state's reading (worked out once for a reading and evidence)."""
         return self._memo("two moves", state, self.tracker(state).two_moves)
 
+    def repair(self, state: State[P, M], back: tuple[Step[int], ...]) -> tuple[Step[int], ...]:
+        """The fewest steps that put the state's reading right (``Tracker.repair``), once a reading."""
+        tracker = self.tracker(state)
+        return self._memo(
+            "repair", state, lambda reading, evidence, _now: tracker.repair(reading, evidence, back)
+        )
+
     def _memo(
         self, name: str, state: State[P, M], work: Callable[[tuple[Hashable, ...], Evidence, int], T]
     ) -> T:

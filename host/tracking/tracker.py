@@ -80,6 +80,7 @@ class Tracker(Generic[R]):
         self.expect = expectations
         self.geometry = expectations.game.geometry
         self.settled_ms = settled_ms  # how long a reading stands before the session acts on it
+        self._mistakables: dict[int, bool] = {}
 
     def observe(self, reading: Sequence[R], evidence: Evidence, now: int) -> Verdict[R]:
         differing = self.expect.differing(reading)
@@ -123,13 +124,32 @@ class Tracker(Generic[R]):
             if ms < MIN_TOUCH_MS:
                 return Proof.NONE
             sure = sure and ms >= (SURE_TOUCH_MS if source is None else SURE_LANDING_MS)
-        committed, empty = self.expect.reading, self.expect.empty
         if sure and any(
-            cell not in c.after and committed[cell] != empty and evidence.stood(cell, self.settled_ms)
+            cell not in c.after and self._mistakable(cell) and evidence.stood(cell, self.settled_ms)
             for cell in evidence.touches
         ):
             sure = False
         return Proof.SURE if sure else Proof.UNSURE
+
+    def _mistakable(self, cell: int) -> bool:
+        """Whether another object a hand may put on ``cell`` in place of its top one reads as the cell does
+        now (a stone where a queen stood, under a reed switch): only then can a cell that reads as before
+        hold something else.  A Space Tiles piece lifted and put back on a Hall board reads unlike any
+        other; a King of Rings ring is never put down on its own."""
+        known = self._mistakables.get(cell)
+        if known is None:
+            stack = self.expect.stacks[cell]
+            table, reading_of = self.expect.game.table, self.expect.reading_of
+            known = self._mistakables[cell] = (
+                bool(stack)
+                and any(
+                    thing != stack[-1]
+                    and not table.kind(thing.kind).rides  # a ring moves only under its knight
+                    and reading_of((*stack[:-1], thing)) == self.expect.reading[cell]
+                    for thing in table.things()
+                )
+            )
+        return known
 
     def _choose(
         self, matches: list[Candidate[R]], evidence: Evidence, now: int, sure: bool = True
@@ -418,6 +438,60 @@ class Tracker(Generic[R]):
         differing = expect.differing(reading) if cells is None else cells
         return self._guide(reading, differing, expect.stacks, expect.reading)
 
+    def repair(
+        self, reading: Sequence[R], evidence: Evidence, back: tuple[Step[int], ...]
+    ) -> tuple[Step[int], ...]:
+        """The fewest hand steps from ``reading`` to a board play can go on from: ``back`` (the steps to
+        the committed position), or fewer that keep what the board already did of a legal move.
+
+        A differing cell that a move changes and that reads as the move leaves
+        it, or as its objects lifted, is on the way to that move; the other
+        differing cells are put right (back to their objects, or on to the
+        move's where the move changes them).  An amazon moved and its arrow
+        shot where it cannot reach is put right by taking the arrow off, not by
+        moving the amazon back.  Only moves that leave some differing cell as it
+        reads are tried; a tie with ``back`` goes to ``back``, and between two
+        moves to the one that undoes what hands did last (the arrow shot where
+        it cannot go, not the amazon put down before it).  Worked out once a
+        mistake stands (the session shows it settled), not for every reading.
+        """
+        if len(back) < 2:
+            return back
+        expect = self.expect
+        differing = expect.differing(reading)
+        lifted = {i: self._lifted_from(i, reading[i]) is not None for i in differing}
+        lines: set[int] = set()
+        for cell in differing:
+            if not lifted[cell]:
+                lines.update(expect.cell_moves(cell).by_reading.get(reading[cell], ()))
+        reading_of = expect.reading_of_stack
+        best, best_key = back, (len(back), 0)
+        for c in expect.lines(sorted(lines)):
+            after = c.after
+            wrong = [
+                i for i in differing if not (i in after and (lifted[i] or reading[i] == reading_of(after[i])))
+            ]
+            if len(wrong) >= len(back):
+                continue
+            # A piece on its landing while its own cell still holds it came from the box, not this move.
+            wrong += [
+                target
+                for s in c.steps
+                if s.do is Do.MOVE and (target := s.target) in lifted and target not in wrong
+                if s.source not in lifted
+            ]
+            if len(wrong) >= len(back):
+                continue
+            stacks, expected = list(expect.stacks), list(expect.reading)
+            for i in wrong:
+                if i in after:
+                    stacks[i], expected[i] = after[i], reading_of(after[i])
+            steps = self._guide(reading, wrong, stacks, expected)
+            key = (len(steps), -min(evidence.since.get(i, 0) for i in wrong))
+            if len(steps) < len(back) and key < best_key:
+                best, best_key = steps, key
+        return best
+
     def guidance_to(
         self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
     ) -> tuple[Step[int], ...]:
@@ -466,8 +540,17 @@ class Tracker(Generic[R]):
         turns: list[Step[int]] = []
         swaps: list[int] = []
         rest = []
+        committed = expect.stacks
         for cell in differing:
-            held = self._missing(stacks[cell], reading[cell])
+            # What still stands on the cell of what was there, as far as the reading says (a ring nobody
+            # touched under a square a knight should land on): only the rest is missing, so a move is
+            # asked for what it must carry and no more.
+            here = committed[cell]
+            wanted = stacks[cell]
+            if here and reading_of(here) == reading[cell] and wanted[: len(here)] == here:
+                held: tuple[Thing, ...] | None = wanted[len(here) :]
+            else:
+                held = self._missing(wanted, reading[cell])
             if held:
                 missing[cell] = held
             else:

@@ -968,6 +968,22 @@ def test_the_ai_s_king_of_rings_capture_made_captured_knight_first(sensor: str) 
     assert session.moves == [*texts, "b3xa4"]
 
 
+def test_the_ai_s_capture_made_quickly_on_reed_is_confirmed_as_the_ai_s_not_the_player_s_turn() -> None:
+    """The AI's b3xa4 with a4 refilled 80 ms after it was emptied, under SURE_LANDING_MS: Confirm is asked,
+    and for the AI's move: there is no turn of the player's to go on with."""
+    texts = ["a1-b1", "b6-a5", "b2-b3", "a5-a4"]
+    opponent = Scripted(["b3xa4"])
+    session, board = session_at("kingofrings-reed", texts, ai_side=0, opponent=opponent, allowed={"a4", "b3"})
+    mover = board.take_stack("b3", 2)
+    board.take_stack("a4", 1)
+    board.put_stack("a4", mover)
+    board.wait(300)
+    assert session.intent.kind is Kind.CONFIRM
+    assert session.intent.sentence == "Press Confirm once the AI's move b3xa4 is made."
+    board.press("confirm")
+    assert session.moves == [*texts, "b3xa4"]
+
+
 @pytest.mark.parametrize("sensor", REED_AND_HALL)
 def test_the_ai_s_flip_four_pair_placed_in_the_other_order(sensor: str) -> None:
     session, board = session_at(
@@ -1072,3 +1088,81 @@ def test_every_button_in_every_kind_keeps_the_game_legal(board_id: str, kind: Ki
     game.play_texts(session.moves)
     if button != "confirm" and kind is not Kind.CONFIRM:
         assert len(session.moves) <= len(before)
+
+
+# --- guidance by the fewest hand actions ------------------------------------------------------------------
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_an_arrow_shot_where_the_amazon_cannot_reach_is_taken_off_not_the_move_undone(sensor: str) -> None:
+    """Issue 40: White's d1-d7 is a legal amazon move; e9 is on no line from d7 (RULES.md: an arrow flies
+    as a queen moves).  Taking the arrow off is the one step that leaves a board on the way to a legal
+    move: the amazon is not asked back to d1, and no more steps are counted.  Then d8 is a legal shot."""
+    session, board = session_at(f"amazons-{sensor}", [], allowed={"d1", "d7", "e9", "d8"})
+    board.checking = False  # an arrow where none may go lights no legal move
+    board.move("d1", "d7")
+    board.place("e9", Thing("arrow", None))
+    board.wait(400)
+    intent = session.intent
+    assert intent.kind is Kind.MISTAKE, intent.sentence
+    assert intent.sentence.endswith("Take the piece off e9.") or "off e9." in intent.sentence, intent.sentence
+    assert "d1" not in intent.sentence and "more step" not in intent.sentence, intent.sentence
+    assert set(session.scene) == {"e9"}
+    board.lift("e9")
+    board.wait(400)
+    assert session.intent.kind is not Kind.MISTAKE, session.intent.sentence
+    board.place("d8")
+    board.wait(400)
+    answer_choice(session, board, "d1-d7/d8")  # reed: an amazon and an arrow read alike
+    assert session.moves == ["d1-d7/d8"], session.intent.sentence
+
+
+@pytest.mark.parametrize("sensor", REED_AND_HALL)
+def test_the_ais_knight_put_on_a_ring_of_its_own_is_moved_without_that_ring(sensor: str) -> None:
+    """Issue 40: the AI (Dark) plays b6-c5, a ringless knight onto c5's ring (RULES.md: it takes the ring);
+    the player puts it on a5, which holds a ring of its own.  The knight alone goes to c5: a5's ring
+    stays, c5's is the one it takes, and the move is committed with every ring where it belongs."""
+    allowed = {"a1", "a2", "b6", "c5", "a5"}
+    session, board = session_at(
+        f"kingofrings-{sensor}", [], ai_side=1, opponent=Scripted(["b6-c5"]), allowed=allowed
+    )
+    board.move("a1", "a2")
+    board.wait(400)
+    assert session.moves == ["a1-a2"] and "b6-c5" in session.intent.sentence
+    board.checking = False  # the knight on a5 is no step of the AI's move
+    board.move("b6", "a5")
+    board.wait(400)
+    intent = session.intent
+    assert intent.kind is Kind.MISTAKE, intent.sentence
+    assert "Move Dark's knight from a5 to c5." in intent.sentence and "ring" not in intent.sentence
+    board.carry_out([intent.step, *intent.later])
+    board.wait(400)
+    assert session.moves == ["a1-a2", "b6-c5"], session.intent.sentence
+    ring = Thing("ring_silver", None)
+    assert board.stacks["a5"] == [ring] and board.stacks["c5"] == [ring, Thing("knight", 1)]
+    assert board.stacks == {n: list(s) for n, s in session.game.cells(session.position).items()}
+
+
+def test_a_space_tiles_piece_lifted_and_put_back_during_a_move_on_hall_is_no_evidence_against_it() -> None:
+    """Issue 40: a piece lifted off its tile for a while and put back, while the move is made: on a Hall
+    board nothing else reads like that piece on that tile, so it cannot hold something else now, and the
+    move is committed without Confirm."""
+    game = registry.make("spacetiles")
+    texts = ["e1:e2", "g2:f3", "d1:e4", "g3:d1,d4", "h3:e2-f2", "h2:e2,g2"]
+    pos = game.play_texts(texts)
+    move, other = "c1:e4-e3", "d1"
+    after = game.cells(game.play_texts([move], pos))
+    changed = cells_of(game, pos, move)
+    assert other not in changed and game.cells(pos)[other][-1].kind == "piece"
+    session, board = session_at("spacetiles-hall", texts, allowed=changed | {other})
+    board.checking = (
+        False  # a piece of the player's own in the hand beside a move lights what no move predicts
+    )
+    board.lift(other)
+    board.wait(300)
+    for cell in ("c1", "e4", "e3"):  # the tile, then the piece's step
+        board.t += board.step
+        board.stacks[cell] = list(after[cell])
+        board.send()
+    board.wait(100)
+    board.place(other)
+    board.wait(400)
+    assert session.moves == [*texts, move], session.intent.sentence
