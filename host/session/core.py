@@ -244,7 +244,7 @@ class Context(Generic[P, M]):
 
     def expect(self, state: State[P, M]) -> Expectations[Hashable]:
         current = self._expect
-        if current is None or current.history is not state.log.history or current.pending != state.pending:
+        if current is None or current.basis != (state.log.version, state.pending):
             current = Expectations(
                 self.game,
                 self.reading_of,
@@ -252,6 +252,7 @@ class Context(Generic[P, M]):
                 state.log.history,
                 state.pending,
                 reversible=self.reversible,
+                version=state.log.version,
             )
             tracker = Tracker(current, self.settings.settle_ms)
             self._expect, self._tracker, self._memos = current, tracker, {}
@@ -501,7 +502,7 @@ def _commit(
 ) -> State[P, M]:
     """Commit a candidate of the current expectations (never one of an older position)."""
     expect = ctx.expect(state)
-    if candidate.source is not expect:
+    if candidate.basis != expect.basis:
         return state
     game, log = ctx.game, state.log
     history, moves = list(log.history), list(log.moves)

@@ -208,14 +208,22 @@ def test_confirm_is_worked_out_again_when_pressed_not_taken_from_an_older_verdic
 
 # --- legal by construction ---------------------------------------------------------------------------
 def test_a_candidate_of_an_older_position_is_never_committed() -> None:
+    """A candidate carries the version it was made for: one made before a take-back, for a position the
+    board was at then, is not committed after it, even where the position is the same again (the version
+    is not); one of the current version is."""
     ctx = context(ai_side=None)
     state, _ = core.start(ctx, core.Log((START,)))
-    older = Expectations(GAME, MODEL.reading_of, Reading.EMPTY, [START], reversible=frozenset({"stone"}))
-    candidate = older.candidate_for((GAME.parse_move(START, "a4-a6"),))
+    a4a6 = (GAME.parse_move(START, "a4-a6"),)
+    older = ctx.expect(state).candidate_for(a4a6)
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    state, _ = run(ctx, state, [core.Press(400, Button.TAKE_BACK), *shown(START, 500)])
+    assert state.log.position == START and state.log.version == 2 and state.away is None
     effects: list[Any] = []
-    after = core._commit(ctx, state, candidate, effects)
+    after = core._commit(ctx, state, older, effects)
     assert after is state and effects == []
-    current = ctx.expect(state).candidate_for((GAME.parse_move(START, "a4-a6"),))
+    stranger = Expectations(GAME, MODEL.reading_of, Reading.EMPTY, [START], reversible=frozenset({"stone"}))
+    assert core._commit(ctx, state, stranger.candidate_for(a4a6), effects) is state and effects == []
+    current = ctx.expect(state).candidate_for(a4a6)
     after = core._commit(ctx, state, current, effects)
     assert after.log.moves == ("a4-a6",) and played(effects) == ["a4-a6"]
 
