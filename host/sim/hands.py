@@ -11,17 +11,53 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 from engines.physical import Thing
-from host.sim.rig import Rig
+from host.hardware.sensing import SensorModel
+from host.hardware.spec import BoardSpec
 from host.sim.script import Action, ScriptError
 
 TURN_S = 0.12  # a piece turned over is off its cell this long (a hand takes longer than a knock)
 TAP_S = 0.15  # a tap: lifted and put straight back
 
 
+class Objects(Protocol):
+    """The objects on the cells, as hands reach them: a virtual board (host/sim/virtual_board.py)."""
+
+    @property
+    def model(self) -> SensorModel: ...
+
+    def stack(self, cell: str) -> tuple[Thing, ...]: ...
+
+    def lift(self, cell: str) -> Thing: ...
+
+    def place(self, cell: str, thing: Thing) -> None: ...
+
+
+class Pressable(Protocol):
+    def press(self, button: str) -> None: ...
+
+
+class Table(Protocol):
+    """What hands work at: a rig (host/sim/rig.py), or the corpus's board in simulated time."""
+
+    @property
+    def board(self) -> BoardSpec: ...
+
+    @property
+    def virtual(self) -> Objects: ...
+
+    @property
+    def buttons(self) -> Pressable: ...
+
+    @property
+    def lock(self) -> AbstractContextManager[Any]: ...
+
+
 class Hands:
-    def __init__(self, rig: Rig, sleep: Callable[[float], None] = time.sleep) -> None:
+    def __init__(self, rig: Table, sleep: Callable[[float], None] = time.sleep) -> None:
         self.rig = rig
         self.sleep = sleep
         self.held: list[Thing] = []
