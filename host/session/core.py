@@ -346,9 +346,9 @@ def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]
     changed = [i for i, (a, b) in enumerate(zip(old, event.values, strict=True)) if a != b]
     evidence = state.evidence
     if _returned(ctx, state, event.t):
-        # The board stood settled on the committed position: what hands did before is no evidence about
+        # The board stood settled on the committed position: what hands did before is no evidence against
         # the move they start now (two pieces lifted and put back, then a move made, is that move alone).
-        evidence = Evidence()
+        evidence = evidence.put_back()
     evidence = evidence.observe(event.t, state.differing, differing, changed)
     state = replace(
         state,

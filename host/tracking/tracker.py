@@ -87,6 +87,11 @@ class Tracker(Generic[R]):
         if not differing:
             return Verdict(Seen.IN_SYNC)
         exact = [(c, self.proof(c, evidence, now)) for c in self.expect.exact(reading, differing)]
+        if any(c.route is not Route.MOVES for c, _ in exact) and self._consistent(reading, differing):
+            # A take-back the board shows that is also a move under way (a capture with the captured
+            # knight off and the capturer in the air, the AI's Go capture with the player's stone taken
+            # off first) is that move: hands at work on it, not undoing turns (the Take back button does).
+            exact = [(c, proof) for c, proof in exact if c.route is Route.MOVES]
         sure = [c for c, proof in exact if proof is Proof.SURE]
         if sure:
             return self._choose(sure, evidence, now)
@@ -112,15 +117,20 @@ class Tracker(Generic[R]):
         """
         sure = True
         landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE} if c.must_touch else {}
+        turned = {s.target for s in c.steps if s.do is Do.TURN} if c.must_touch else set()
+        # What hands did before the board last stood as committed proves a change the sensors cannot see
+        # only if all of it was on the candidate's cells (an arrow put where its amazon stood, the amazon
+        # put down later), or the change is a turn; two amazons lifted and put back prove no arrow.
+        earlier = c.changed.issuperset(evidence.earlier_cells())
         for cell in c.must_touch:
             source = landings.get(cell)
             if source is None:
-                ms = evidence.longest(cell, now)
+                ms = evidence.longest(cell, now, earlier=earlier or cell in turned)
             else:
                 lifted = evidence.left(source)
                 if lifted is None:  # its piece never left: it cannot have landed yet
                     return Proof.NONE
-                ms = evidence.longest(cell, now, ended_after=lifted)
+                ms = evidence.longest(cell, now, ended_after=lifted, earlier=False)
             if ms < MIN_TOUCH_MS:
                 return Proof.NONE
             sure = sure and ms >= (SURE_TOUCH_MS if source is None else SURE_LANDING_MS)
@@ -168,20 +178,8 @@ class Tracker(Generic[R]):
                 return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
             top = timely
         (only,) = top
-        waits = not sure or self.growable(only) or self._on_the_way_to_the_ai(only)
+        waits = not sure or self.growable(only)
         return Verdict(Seen.CONFIRM if waits else Seen.MATCH, match=only)
-
-    def _on_the_way_to_the_ai(self, candidate: Candidate[R]) -> bool:
-        """Whether a take-back (or new game) the board shows is also part of the AI's waiting move done.
-
-        When the AI's move takes off the piece the player has just put down (a Go stone captured on its
-        point), a hand that takes it off first leaves the board as it was before the player's move: that is
-        the AI's move under way as much as a take-back, so it waits for Confirm rather than undo a turn."""
-        expect = self.expect
-        if candidate.route is Route.MOVES or expect.pending is None:
-            return False
-        ai = expect.pending_candidate.reading
-        return all(ai.get(i) == reading for i, reading in candidate.reading.items())
 
     def _landed_before_it_left(self, c: Candidate[R], evidence: Evidence) -> bool:
         """Whether a piece ``c`` carries reads on its landing since clearly before it first left its cell

@@ -434,24 +434,31 @@ def test_a_reading_is_taken_once_it_has_stood_250_ms() -> None:
 
 
 @pytest.mark.parametrize(
-    ("back_for", "kept"),
+    ("back_for", "against"),
     [(SETTLE - 1, True), (SETTLE, False)],
-    ids=["back-briefly-kept", "back-settled-forgotten"],
+    ids=["back-briefly-still-against", "back-settled-put-back"],
 )
-def test_a_settled_return_to_the_committed_position_forgets_the_touches_before_it(
-    back_for: int, kept: bool
+def test_a_settled_return_to_the_committed_position_puts_the_touches_before_it_back(
+    back_for: int, against: bool
 ) -> None:
-    """Issue 40: the queen on a4 lifted and put back; once the board has stood as committed for the settle
-    time, a4's touch is no evidence about what hands do next (g1 lifted); a briefer return is a hand still
-    at work, and a4's touch stays."""
+    """Issue 40: the queens on a4 and g1 lifted, a4 put back while g1 is still in the hand (a4's touch
+    ended with the board still changed: it may count against a move), then g1 put back.  Once the board
+    has stood as committed for the settle time, a4's touch ended with everything put back and counts
+    against nothing done next (d1 lifted); a briefer return is a hand still at work."""
     ctx = context(ai_side=None)
     state, _ = core.start(ctx, core.Log((START,)))
-    lifted = reading_of(START, {"a4": ()})
-    back = 200
-    events = [core.Reading(10, lifted), core.Reading(back, reading_of(START))]
-    state, _ = run(ctx, state, [*events, core.Reading(back + back_for, reading_of(START, {"g1": ()}))])
-    a4, g1 = NAMES.index("a4"), NAMES.index("g1")
-    assert (a4 in state.evidence.touches) is kept and g1 in state.evidence.touches
+    back = 300
+    events = [
+        core.Reading(10, reading_of(START, {"a4": ()})),
+        core.Reading(100, reading_of(START, {"a4": (), "g1": ()})),
+        core.Reading(200, reading_of(START, {"g1": ()})),
+        core.Reading(back, reading_of(START)),
+        core.Reading(back + back_for, reading_of(START, {"d1": ()})),
+    ]
+    state, _ = run(ctx, state, events)
+    (touch,) = state.evidence.touches[NAMES.index("a4")]
+    assert touch.back is not against and touch.end == 200 and NAMES.index("d1") in state.evidence.touches
+    assert state.evidence.stood(NAMES.index("a4"), 150) is against
 
 
 def test_a_board_that_stands_off_the_committed_position_keeps_its_touches() -> None:
@@ -463,7 +470,7 @@ def test_a_board_that_stands_off_the_committed_position_keeps_its_touches() -> N
     state, _ = run(
         ctx, state, [*events, core.Reading(20 + 2 * SETTLE, reading_of(START, {"a4": (), "g1": ()}))]
     )
-    assert NAMES.index("a4") in state.evidence.touches
+    assert not any(t.back for t in state.evidence.touches[NAMES.index("a4")])
 
 
 def test_a_commit_leaves_no_mistake_shown() -> None:
