@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Generic, TypeAlias
+from typing import Any, Generic, TypeAlias, TypeVar
 
 from engines.game import Game, M, P
 from engines.physical import Thing
@@ -28,6 +28,8 @@ from host.tracking.candidates import Candidate, Expectations, Route
 from host.tracking.evidence import Evidence
 from host.tracking.plan import Do, Step
 from host.tracking.tracker import Seen, Tracker, Verdict
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -237,11 +239,12 @@ class Context(Generic[P, M]):
         self.hints = hints
         self._expect: Expectations[Hashable] | None = None
         self._tracker: Tracker[Hashable] | None = None
-        self._verdict: tuple[tuple[tuple[Hashable, ...], Evidence], Verdict[Hashable]] | None = None
+        # The last answer of each question about a reading, with the reading and evidence it answered.
+        self._memos: dict[str, tuple[tuple[tuple[Hashable, ...], Evidence], Any]] = {}
 
     def expect(self, state: State[P, M]) -> Expectations[Hashable]:
         current = self._expect
-        if current is None or current.history is not state.log.history or current.pending != state.pending:
+        if current is None or current.basis != (state.log.version, state.pending):
             current = Expectations(
                 self.game,
                 self.reading_of,
@@ -249,9 +252,10 @@ class Context(Generic[P, M]):
                 state.log.history,
                 state.pending,
                 reversible=self.reversible,
+                version=state.log.version,
             )
             tracker = Tracker(current, self.settings.settle_ms)
-            self._expect, self._tracker, self._verdict = current, tracker, None
+            self._expect, self._tracker, self._memos = current, tracker, {}
         return current
 
     def tracker(self, state: State[P, M]) -> Tracker[Hashable]:
@@ -261,12 +265,31 @@ class Context(Generic[P, M]):
 
     def verdict(self, state: State[P, M]) -> Verdict[Hashable]:
         """The tracker's verdict on the state's reading (the same reading and evidence: the same verdict)."""
-        assert state.reading is not None
+        return self._memo("verdict", state, self.tracker(state).observe)
+
+    def two_moves(self, state: State[P, M]) -> Candidate[Hashable] | None:
+        """The tracker's two moves for the state's reading (worked out once for a reading and evidence)."""
+        return self._memo("two moves", state, self.tracker(state).two_moves)
+
+    def repair(self, state: State[P, M], back: tuple[Step[int], ...]) -> tuple[Step[int], ...]:
+        """The fewest steps that put the state's reading right (``Tracker.repair``), once a reading."""
         tracker = self.tracker(state)
+        return self._memo(
+            "repair", state, lambda reading, evidence, _now: tracker.repair(reading, evidence, back)
+        )
+
+    def _memo(
+        self, name: str, state: State[P, M], work: Callable[[tuple[Hashable, ...], Evidence, int], T]
+    ) -> T:
+        """``work`` on the state's reading and evidence, remembered until they change (a tick between two
+        readings asks the same again)."""
+        assert state.reading is not None
         key = (state.reading, state.evidence)
-        if self._verdict is None or self._verdict[0] != key:
-            self._verdict = (key, tracker.observe(state.reading, state.evidence, state.now))
-        return self._verdict[1]
+        known = self._memos.get(name)
+        if known is None or known[0] != key:
+            known = self._memos[name] = (key, work(state.reading, state.evidence, state.now))
+        answer: T = known[1]
+        return answer
 
     def to_move(self, state: State[P, M]) -> int:
         return self.game.to_move(state.log.position)
@@ -321,7 +344,12 @@ def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]
     differing = frozenset(expect.differing(event.values))
     old = state.reading or event.values
     changed = [i for i, (a, b) in enumerate(zip(old, event.values, strict=True)) if a != b]
-    evidence = state.evidence.observe(event.t, state.differing, differing, changed)
+    evidence = state.evidence
+    if _returned(ctx, state, event.t):
+        # The board stood settled on the committed position: what hands did before is no evidence against
+        # the move they start now (two pieces lifted and put back, then a move made, is that move alone).
+        evidence = evidence.put_back()
+    evidence = evidence.observe(event.t, state.differing, differing, changed)
     state = replace(
         state,
         reading=event.values,
@@ -355,6 +383,12 @@ def in_hand_order(
         )
 
     return tuple(sorted(choices, key=out_of_order))
+
+
+def _returned(ctx: Context[P, M], state: State[P, M], t: int) -> bool:
+    """Whether the reading that stood until ``t`` was the committed position's, settled: a hand that put
+    everything back and let go.  A turn starts afresh from there."""
+    return not state.differing and t - state.changed_at >= ctx.settings.settle_ms
 
 
 def _watch_taps(ctx: Context[P, M], state: State[P, M]) -> State[P, M]:
@@ -474,6 +508,14 @@ def _evaluate(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) 
     if state.asking is not None and settled and state.reading != state.asking.base:
         return replace(state, asking=None)  # the board moved on: the question no longer stands
     if verdict.seen is Seen.MISMATCH and settled:
+        pair = ctx.two_moves(state)
+        if pair is not None:
+            # Both moves made (the first finished late): the reply too, unless it is the AI's to make,
+            # which then sees the board differ from the position it is asked about and says so.
+            middle = ctx.game.play(state.log.position, pair.moves[0])
+            by_hand = ctx.game.to_move(middle) != ctx.settings.ai_side
+            first = pair if by_hand else ctx.expect(state).candidate_for(pair.moves[:1])
+            return _commit(ctx, state, first, effects)
         return replace(state, wary=True)
     return state
 
@@ -484,7 +526,7 @@ def _commit(
 ) -> State[P, M]:
     """Commit a candidate of the current expectations (never one of an older position)."""
     expect = ctx.expect(state)
-    if candidate.source is not expect:
+    if candidate.basis != expect.basis:
         return state
     game, log = ctx.game, state.log
     history, moves = list(log.history), list(log.moves)

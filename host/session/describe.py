@@ -107,6 +107,9 @@ def describe(ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable] 
         text = verdict.match.label
         scene = {names[i]: Light(Meaning.CHOOSE, Blink.SLOW) for i in verdict.match.changed}
         sentence = f"Press Confirm to play {text}, or go on with your turn."
+        if state.pending is not None and verdict.match.moves == (state.pending,):
+            whose = "the AI's" if state.opponent is None else f"{state.opponent}'s"
+            sentence = f"Press Confirm once {whose} move {text} is made."  # not the player's turn to go on
         return Confirm(sentence, scene, buttons | {Button.CONFIRM}, move=text)
     if verdict.seen in (Seen.MATCH, Seen.AMBIGUOUS):
         label = verdict.match.label if verdict.match is not None else "your move"
@@ -116,7 +119,7 @@ def describe(ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable] 
         return _progress(ctx, state, verdict, side, buttons)
     if not state.wary and state.shown_for == (state.log.version, state.pending):
         return state.intent  # a hand is still at work: keep what is lit
-    steps = _named(game, verdict.steps)
+    steps = _named(game, ctx.repair(state, verdict.steps))
     return _mistake(ctx, "That is not a legal move: put the board right.", steps, buttons)
 
 

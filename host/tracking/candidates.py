@@ -23,7 +23,6 @@ from enum import Enum
 from functools import cached_property
 from itertools import repeat
 from typing import Any, Generic, TypeVar, overload
-from weakref import ReferenceType, ref
 
 from engines.game import Game
 from engines.physical import Thing
@@ -31,6 +30,10 @@ from host.tracking.plan import Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)  # one cell's reading
 Stack = tuple[Thing, ...]
+# What a candidate was made for: the version of the committed position (the session's log counts every
+# change) and the AI's move waiting there, if any.  Values, not identities: a candidate holds no reference
+# to the expectations that hold it, so a position's candidates are freed with them by reference counting.
+Basis = tuple[int, Any]
 
 
 class Route(Enum):
@@ -50,7 +53,9 @@ class Candidate(Generic[R]):
     knight captured by a knight, a stone turned under a reed switch): the sensors
     only know they were changed if a hand worked there.  A reading makes
     hundreds of candidates and looks at few of them closely, so everything but
-    the objects is worked out when first asked for.
+    the objects is worked out when first asked for.  ``basis`` is the
+    (version, AI's waiting move) of the position it was made for: the session
+    commits it only while that is still the committed position's.
     """
 
     __slots__ = (
@@ -59,10 +64,10 @@ class Candidate(Generic[R]):
         "_must_touch",
         "_puts",
         "_reading",
-        "_source",
         "_steps",
         "after",
         "back",
+        "basis",
         "moves",
         "route",
     )
@@ -74,14 +79,14 @@ class Candidate(Generic[R]):
         back: int,
         after: Mapping[int, Stack],
         committed: Committed[R],
-        source: ReferenceType[Expectations[R]],
+        basis: Basis,
     ) -> None:
         self.route = route
         self.moves = moves
         self.back = back
         self.after = after
+        self.basis = basis
         self._committed = committed
-        self._source = source
         self._changed: frozenset[int] | None = None
         self._reading: dict[int, R] | None = None
         self._must_touch: frozenset[int] | None = None
@@ -90,16 +95,6 @@ class Candidate(Generic[R]):
 
     def __repr__(self) -> str:
         return f"Candidate({self.label!r})"
-
-    @property
-    def source(self) -> Expectations[R] | None:
-        """The expectations this candidate is one of, while they are kept (None once they are dropped).
-
-        Expectations hold their candidates, so a candidate refers to them only weakly and works out its
-        details from the committed position alone: a position's candidates are freed with its
-        expectations, and no reference cycle is left for the garbage collector to find after a commit.
-        """
-        return self._source()
 
     @property
     def changed(self) -> frozenset[int]:
@@ -285,6 +280,7 @@ class Expectations(Generic[R]):
         pending: Any | None = None,
         takebacks: int = 2,
         reversible: frozenset[str] = frozenset(),
+        version: int = 0,
     ) -> None:
         self.game = game
         self.reading_of = reading_of
@@ -292,6 +288,7 @@ class Expectations(Generic[R]):
         self.history = tuple(history)
         self.position = self.history[-1]
         self.pending = pending
+        self.basis: Basis = (version, pending)
         self.takebacks = takebacks
         self.reversible = reversible
         self.committed = committed = Committed(game, reading_of, empty, self.position, reversible)
@@ -306,7 +303,6 @@ class Expectations(Generic[R]):
         self._lists: dict[int, list[int]] = {}
         self._cells: dict[int, CellMoves[R]] = {}
         self._pending: Candidate[R] | None = None
-        self._ref = ref(self)
 
     # --- the moves, indexed by the cells they change ----------------------------------------
     @cached_property
@@ -391,7 +387,7 @@ class Expectations(Generic[R]):
         """The candidates of these lines, each made once (without a call per candidate: a lifted
         Desdemona queen may need 800 of them)."""
         made, last, changes, pos = self._made, self._last, self.game.changes, self.position
-        basis, me = self.committed, self._ref
+        committed, basis = self.committed, self.basis
         found: list[Candidate[R]] = []
         for n in numbers:
             c = made.get(n)
@@ -400,7 +396,7 @@ class Expectations(Generic[R]):
                     c = self._reply(n)
                 else:
                     move = last[n]
-                    c = made[n] = Candidate(Route.MOVES, (move,), 0, changes(pos, move), basis, me)
+                    c = made[n] = Candidate(Route.MOVES, (move,), 0, changes(pos, move), committed, basis)
             found.append(c)
         return found
 
@@ -513,6 +509,17 @@ class Expectations(Generic[R]):
             pos = self.game.play(pos, move)
         return self._make(Route.MOVES, moves, 0, pos)
 
+    def after(self, candidate: Candidate[R]) -> Expectations[R]:
+        """The expectations of the position ``candidate``'s moves lead to, as if they were committed: its
+        replies only (no history, so no take-back or new game: those are this position's own)."""
+        pos = self.position
+        for move in candidate.moves:
+            pos = self.game.play(pos, move)
+        # Version -1: a position never committed, so none of its candidates is ever taken for a move.
+        return Expectations(
+            self.game, self.reading_of, self.empty, (pos,), reversible=self.reversible, version=-1
+        )
+
     def exact(self, reading: Sequence[R], differing: Sequence[int]) -> list[Candidate[R]]:
         """The candidates (moves first, then take-backs) whose reading is ``reading``."""
         if not differing:
@@ -543,7 +550,7 @@ class Expectations(Generic[R]):
             for i, (name, old) in enumerate(self.committed.named)
             if (stack := tuple(cells[name])) != old
         }
-        return Candidate(route, moves, back, after, self.committed, self._ref)
+        return Candidate(route, moves, back, after, self.committed, self.basis)
 
     def differing(self, reading: Sequence[R]) -> list[int]:
         """The cells where ``reading`` differs from the committed position's reading."""

@@ -15,7 +15,7 @@ against a move that leaves it alone.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 # Longer than a knock, a dropout or a phantom (20-60 ms); shorter than a hand lifting a piece and putting it
@@ -26,6 +26,11 @@ MIN_TOUCH_MS = 70
 # for another, takes one action of 80 ms and more (100 ms and more for a person).  A change the sensors
 # cannot see that only shorter touches show is not taken on its own: the player is asked to confirm it.
 SURE_TOUCH_MS = 80
+# A capture's landing the sensors cannot see (a knight put on the knight it takes, under a reed switch) is the
+# one change a knock makes in full: the capturer in the air, the knight beside it knocked off and back reads
+# exactly as the capture.  A knock of 60 ms reads up to 95 ms here (each end a scan and a heartbeat period
+# late, firmware/README); a person taking a knight off and putting their own down takes 100 ms and more.
+SURE_LANDING_MS = 100
 
 
 @dataclass(frozen=True)
@@ -37,6 +42,10 @@ class Touch:
     # Whether it ended with the whole board reading as committed again: a piece lifted and put back where
     # it stood, with nothing else under way, which says nothing against the move made afterwards.
     back: bool = False
+    # Whether it was over before the board last stood settled as committed: then it proves only a turn
+    # (a piece turned over first reads as before once it is down), never another change (an amazon that
+    # two hands lifted and put back is no arrow shot onto its square).
+    earlier: bool = False
 
     def lasted(self, now: int) -> int:
         return (self.end if self.end is not None else now) - self.start
@@ -76,17 +85,32 @@ class Evidence:
         """Whether a hand worked on ``cell``: its reading left the committed one for a human while."""
         return self.longest(cell, now) >= MIN_TOUCH_MS
 
-    def longest(self, cell: int, now: int, ended_after: int | None = None) -> int:
+    def longest(self, cell: int, now: int, ended_after: int | None = None, earlier: bool = True) -> int:
         """How long ``cell``'s longest touch lasted (0 if none), of those that ended after ``ended_after``
-        if given (the cell was emptied and refilled after that)."""
+        if given (the cell was emptied and refilled after that), and of those since the board last stood
+        as committed unless ``earlier``."""
         return max(
             (
                 t.lasted(now)
                 for t in self.touches.get(cell, ())
-                if ended_after is None or (t.end is not None and t.end > ended_after)
+                if (ended_after is None or (t.end is not None and t.end > ended_after))
+                and (earlier or not t.earlier)
             ),
             default=0,
         )
+
+    def put_back(self) -> Evidence:
+        """The evidence once the board stood settled as committed again: every touch so far ended with
+        everything put back, so none counts against the move made next, and each proves a turn only: a
+        Flip Four piece turned first on a reed board reads as before once it is down."""
+        touches = {
+            cell: tuple(replace(t, back=True, earlier=True) for t in ts) for cell, ts in self.touches.items()
+        }
+        return Evidence(MappingProxyType(touches), self.since)
+
+    def earlier_cells(self) -> frozenset[int]:
+        """The cells touched before the board last stood settled as committed."""
+        return frozenset(cell for cell, ts in self.touches.items() if any(t.earlier for t in ts))
 
     def stood(self, cell: int, ms: int) -> bool:
         """Whether ``cell`` read changed for ``ms`` or longer and then read as committed again while

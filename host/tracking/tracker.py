@@ -28,7 +28,7 @@ from typing import Generic, TypeVar
 
 from engines.physical import Thing
 from host.tracking.candidates import Candidate, Expectations, Lines, Route
-from host.tracking.evidence import MIN_TOUCH_MS, SURE_TOUCH_MS, Evidence
+from host.tracking.evidence import MIN_TOUCH_MS, SURE_LANDING_MS, SURE_TOUCH_MS, Evidence
 from host.tracking.plan import Do, Step, minus, plan
 
 R = TypeVar("R", bound=Hashable)
@@ -80,12 +80,18 @@ class Tracker(Generic[R]):
         self.expect = expectations
         self.geometry = expectations.game.geometry
         self.settled_ms = settled_ms  # how long a reading stands before the session acts on it
+        self._mistakables: dict[int, bool] = {}
 
     def observe(self, reading: Sequence[R], evidence: Evidence, now: int) -> Verdict[R]:
         differing = self.expect.differing(reading)
         if not differing:
             return Verdict(Seen.IN_SYNC)
         exact = [(c, self.proof(c, evidence, now)) for c in self.expect.exact(reading, differing)]
+        if any(c.route is not Route.MOVES for c, _ in exact) and self._consistent(reading, differing):
+            # A take-back the board shows that is also a move under way (a capture with the captured
+            # knight off and the capturer in the air, the AI's Go capture with the player's stone taken
+            # off first) is that move: hands at work on it, not undoing turns (the Take back button does).
+            exact = [(c, proof) for c, proof in exact if c.route is Route.MOVES]
         sure = [c for c, proof in exact if proof is Proof.SURE]
         if sure:
             return self._choose(sure, evidence, now)
@@ -111,25 +117,49 @@ class Tracker(Generic[R]):
         """
         sure = True
         landings = {s.target: s.source for s in c.steps if s.do is Do.MOVE} if c.must_touch else {}
+        turned = {s.target for s in c.steps if s.do is Do.TURN} if c.must_touch else set()
+        # What hands did before the board last stood as committed proves a change the sensors cannot see
+        # only if all of it was on the candidate's cells (an arrow put where its amazon stood, the amazon
+        # put down later), or the change is a turn; two amazons lifted and put back prove no arrow.
+        earlier = c.changed.issuperset(evidence.earlier_cells())
         for cell in c.must_touch:
             source = landings.get(cell)
             if source is None:
-                ms = evidence.longest(cell, now)
+                ms = evidence.longest(cell, now, earlier=earlier or cell in turned)
             else:
                 lifted = evidence.left(source)
                 if lifted is None:  # its piece never left: it cannot have landed yet
                     return Proof.NONE
-                ms = evidence.longest(cell, now, ended_after=lifted)
+                ms = evidence.longest(cell, now, ended_after=lifted, earlier=False)
             if ms < MIN_TOUCH_MS:
                 return Proof.NONE
-            sure = sure and ms >= SURE_TOUCH_MS
-        committed, empty = self.expect.reading, self.expect.empty
+            sure = sure and ms >= (SURE_TOUCH_MS if source is None else SURE_LANDING_MS)
         if sure and any(
-            cell not in c.after and committed[cell] != empty and evidence.stood(cell, self.settled_ms)
+            cell not in c.after and self._mistakable(cell) and evidence.stood(cell, self.settled_ms)
             for cell in evidence.touches
         ):
             sure = False
         return Proof.SURE if sure else Proof.UNSURE
+
+    def _mistakable(self, cell: int) -> bool:
+        """Whether another object a hand may put on ``cell`` in place of its top one reads as the cell does
+        now (a stone where a queen stood, under a reed switch): only then can a cell that reads as before
+        hold something else.  A Space Tiles piece lifted and put back on a Hall board reads unlike any
+        other; a King of Rings ring is never put down on its own."""
+        known = self._mistakables.get(cell)
+        if known is None:
+            stack = self.expect.stacks[cell]
+            table, reading_of = self.expect.game.table, self.expect.reading_of
+            known = self._mistakables[cell] = (
+                bool(stack)
+                and any(
+                    thing != stack[-1]
+                    and not table.kind(thing.kind).rides  # a ring moves only under its knight
+                    and reading_of((*stack[:-1], thing)) == self.expect.reading[cell]
+                    for thing in table.things()
+                )
+            )
+        return known
 
     def _choose(
         self, matches: list[Candidate[R]], evidence: Evidence, now: int, sure: bool = True
@@ -148,20 +178,8 @@ class Tracker(Generic[R]):
                 return Verdict(Seen.AMBIGUOUS, choices=tuple(top))
             top = timely
         (only,) = top
-        waits = not sure or self.growable(only) or self._on_the_way_to_the_ai(only)
+        waits = not sure or self.growable(only)
         return Verdict(Seen.CONFIRM if waits else Seen.MATCH, match=only)
-
-    def _on_the_way_to_the_ai(self, candidate: Candidate[R]) -> bool:
-        """Whether a take-back (or new game) the board shows is also part of the AI's waiting move done.
-
-        When the AI's move takes off the piece the player has just put down (a Go stone captured on its
-        point), a hand that takes it off first leaves the board as it was before the player's move: that is
-        the AI's move under way as much as a take-back, so it waits for Confirm rather than undo a turn."""
-        expect = self.expect
-        if candidate.route is Route.MOVES or expect.pending is None:
-            return False
-        ai = expect.pending_candidate.reading
-        return all(ai.get(i) == reading for i, reading in candidate.reading.items())
 
     def _landed_before_it_left(self, c: Candidate[R], evidence: Evidence) -> bool:
         """Whether a piece ``c`` carries reads on its landing since clearly before it first left its cell
@@ -195,6 +213,34 @@ class Tracker(Generic[R]):
 
     def _seen_as(self, step: Step[int]) -> tuple[Do, int | None, int | None, Hashable]:
         return step.do, step.source, step.target, self.expect.reading_of(step.things)
+
+    def two_moves(self, reading: Sequence[R], evidence: Evidence, now: int) -> Candidate[R] | None:
+        """The one legal move and legal reply whose end ``reading`` shows exactly, if there is one.
+
+        A move finished late (a captured Go stone taken off only after the
+        opponent put their stone down) leaves the board showing two moves
+        played, not a mistake.  The two together must be sure by the evidence,
+        as one move is; where two pairs read alike, None: a pair is never asked
+        about.  Costly for a board with many moves (a second set of
+        expectations per first move), so the session asks only of a settled
+        reading that no single move explains.
+        """
+        expect = self.expect
+        if expect.pending is not None:  # its candidates are the AI's move and each reply already
+            return None
+        firsts = {n for cell in expect.differing(reading) for n in expect.index(cell)}
+        found: list[Candidate[R]] = []
+        for first in expect.lines(sorted(firsts)):
+            if not all(reading[i] == r for i, r in first.reading.items()):
+                continue
+            then = expect.after(first)
+            for reply in then.exact(reading, then.differing(reading)):
+                if not _finished_late(first, reply, evidence):
+                    continue
+                both = expect.candidate_for((*first.moves, *reply.moves))
+                if self.proof(both, evidence, now) is Proof.SURE:
+                    found.append(both)
+        return found[0] if len(found) == 1 else None
 
     # --- progress --------------------------------------------------------------------------
     def _consistent(self, reading: Sequence[R], differing: list[int]) -> Sequence[Candidate[R]]:
@@ -390,6 +436,60 @@ class Tracker(Generic[R]):
         differing = expect.differing(reading) if cells is None else cells
         return self._guide(reading, differing, expect.stacks, expect.reading)
 
+    def repair(
+        self, reading: Sequence[R], evidence: Evidence, back: tuple[Step[int], ...]
+    ) -> tuple[Step[int], ...]:
+        """The fewest hand steps from ``reading`` to a board play can go on from: ``back`` (the steps to
+        the committed position), or fewer that keep what the board already did of a legal move.
+
+        A differing cell that a move changes and that reads as the move leaves
+        it, or as its objects lifted, is on the way to that move; the other
+        differing cells are put right (back to their objects, or on to the
+        move's where the move changes them).  An amazon moved and its arrow
+        shot where it cannot reach is put right by taking the arrow off, not by
+        moving the amazon back.  Only moves that leave some differing cell as it
+        reads are tried; a tie with ``back`` goes to ``back``, and between two
+        moves to the one that undoes what hands did last (the arrow shot where
+        it cannot go, not the amazon put down before it).  Worked out once a
+        mistake stands (the session shows it settled), not for every reading.
+        """
+        if len(back) < 2:
+            return back
+        expect = self.expect
+        differing = expect.differing(reading)
+        lifted = {i: self._lifted_from(i, reading[i]) is not None for i in differing}
+        lines: set[int] = set()
+        for cell in differing:
+            if not lifted[cell]:
+                lines.update(expect.cell_moves(cell).by_reading.get(reading[cell], ()))
+        reading_of = expect.reading_of_stack
+        best, best_key = back, (len(back), 0)
+        for c in expect.lines(sorted(lines)):
+            after = c.after
+            wrong = [
+                i for i in differing if not (i in after and (lifted[i] or reading[i] == reading_of(after[i])))
+            ]
+            if len(wrong) >= len(back):
+                continue
+            # A piece on its landing while its own cell still holds it came from the box, not this move.
+            wrong += [
+                target
+                for s in c.steps
+                if s.do is Do.MOVE and (target := s.target) in lifted and target not in wrong
+                if s.source not in lifted
+            ]
+            if len(wrong) >= len(back):
+                continue
+            stacks, expected = list(expect.stacks), list(expect.reading)
+            for i in wrong:
+                if i in after:
+                    stacks[i], expected[i] = after[i], reading_of(after[i])
+            steps = self._guide(reading, wrong, stacks, expected)
+            key = (len(steps), -min(evidence.since.get(i, 0) for i in wrong))
+            if len(steps) < len(back) and key < best_key:
+                best, best_key = steps, key
+        return best
+
     def guidance_to(
         self, c: Candidate[R], reading: Sequence[R], evidence: Evidence, now: int
     ) -> tuple[Step[int], ...]:
@@ -438,8 +538,17 @@ class Tracker(Generic[R]):
         turns: list[Step[int]] = []
         swaps: list[int] = []
         rest = []
+        committed = expect.stacks
         for cell in differing:
-            held = self._missing(stacks[cell], reading[cell])
+            # What still stands on the cell of what was there, as far as the reading says (a ring nobody
+            # touched under a square a knight should land on): only the rest is missing, so a move is
+            # asked for what it must carry and no more.
+            here = committed[cell]
+            wanted = stacks[cell]
+            if here and reading_of(here) == reading[cell] and wanted[: len(here)] == here:
+                held: tuple[Thing, ...] | None = wanted[len(here) :]
+            else:
+                held = self._missing(wanted, reading[cell])
             if held:
                 missing[cell] = held
             else:
@@ -539,6 +648,20 @@ class Tracker(Generic[R]):
         assert top.colour is not None
         flipped = Thing(top.kind, 1 - top.colour)
         return flipped if self.expect.reading_of((*stack[:-1], flipped)) == value else None
+
+
+def _finished_late(first: Candidate[R], reply: Candidate[R], evidence: Evidence) -> bool:
+    """Whether hands made ``first`` and then ``reply`` with ``first`` finished only after the reply began:
+    everything ``first`` puts down was there before anything of the reply, and a cell of ``first`` changed
+    after that (a captured stone taken off late).  A first move complete before the reply began would have
+    been committed, or confirmed, on its own: a board that shows two such moves is a mistake."""
+    began = [evidence.first_left(cell) for cell in first.puts]
+    replied = [evidence.first_left(cell) for cell in reply.changed - first.changed]
+    if not began or not replied or None in began or None in replied:
+        return False
+    start = min(t for t in replied if t is not None)
+    last = max(evidence.since.get(cell, 0) for cell in first.changed)
+    return max(t for t in began if t is not None) < start < last
 
 
 def shown(reading: Sequence[R], cell: int, wanted: R, start: R, evidence: Evidence, now: int) -> bool:

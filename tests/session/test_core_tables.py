@@ -208,14 +208,22 @@ def test_confirm_is_worked_out_again_when_pressed_not_taken_from_an_older_verdic
 
 # --- legal by construction ---------------------------------------------------------------------------
 def test_a_candidate_of_an_older_position_is_never_committed() -> None:
+    """A candidate carries the version it was made for: one made before a take-back, for a position the
+    board was at then, is not committed after it, even where the position is the same again (the version
+    is not); one of the current version is."""
     ctx = context(ai_side=None)
     state, _ = core.start(ctx, core.Log((START,)))
-    older = Expectations(GAME, MODEL.reading_of, Reading.EMPTY, [START], reversible=frozenset({"stone"}))
-    candidate = older.candidate_for((GAME.parse_move(START, "a4-a6"),))
+    a4a6 = (GAME.parse_move(START, "a4-a6"),)
+    older = ctx.expect(state).candidate_for(a4a6)
+    state, _ = run(ctx, state, shown(A4A6, 10))
+    state, _ = run(ctx, state, [core.Press(400, Button.TAKE_BACK), *shown(START, 500)])
+    assert state.log.position == START and state.log.version == 2 and state.away is None
     effects: list[Any] = []
-    after = core._commit(ctx, state, candidate, effects)
+    after = core._commit(ctx, state, older, effects)
     assert after is state and effects == []
-    current = ctx.expect(state).candidate_for((GAME.parse_move(START, "a4-a6"),))
+    stranger = Expectations(GAME, MODEL.reading_of, Reading.EMPTY, [START], reversible=frozenset({"stone"}))
+    assert core._commit(ctx, state, stranger.candidate_for(a4a6), effects) is state and effects == []
+    current = ctx.expect(state).candidate_for(a4a6)
     after = core._commit(ctx, state, current, effects)
     assert after.log.moves == ("a4-a6",) and played(effects) == ["a4-a6"]
 
@@ -423,6 +431,46 @@ def test_a_reading_is_taken_once_it_has_stood_250_ms() -> None:
     assert played(effects) == []
     _, effects = run(ctx, state, [core.Tick(260)])
     assert played(effects) == ["a4-a6"]
+
+
+@pytest.mark.parametrize(
+    ("back_for", "against"),
+    [(SETTLE - 1, True), (SETTLE, False)],
+    ids=["back-briefly-still-against", "back-settled-put-back"],
+)
+def test_a_settled_return_to_the_committed_position_puts_the_touches_before_it_back(
+    back_for: int, against: bool
+) -> None:
+    """Issue 40: the queens on a4 and g1 lifted, a4 put back while g1 is still in the hand (a4's touch
+    ended with the board still changed: it may count against a move), then g1 put back.  Once the board
+    has stood as committed for the settle time, a4's touch ended with everything put back and counts
+    against nothing done next (d1 lifted); a briefer return is a hand still at work."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    back = 300
+    events = [
+        core.Reading(10, reading_of(START, {"a4": ()})),
+        core.Reading(100, reading_of(START, {"a4": (), "g1": ()})),
+        core.Reading(200, reading_of(START, {"g1": ()})),
+        core.Reading(back, reading_of(START)),
+        core.Reading(back + back_for, reading_of(START, {"d1": ()})),
+    ]
+    state, _ = run(ctx, state, events)
+    (touch,) = state.evidence.touches[NAMES.index("a4")]
+    assert touch.back is not against and touch.end == 200 and NAMES.index("d1") in state.evidence.touches
+    assert state.evidence.stood(NAMES.index("a4"), 150) is against
+
+
+def test_a_board_that_stands_off_the_committed_position_keeps_its_touches() -> None:
+    """A piece held off its cell for longer than the settle time is a turn under way, not a turn begun
+    afresh: a4's touch stays when g1 is lifted too."""
+    ctx = context(ai_side=None)
+    state, _ = core.start(ctx, core.Log((START,)))
+    events = [core.Reading(10, reading_of(START, {"a4": ()})), core.Tick(10 + 2 * SETTLE)]
+    state, _ = run(
+        ctx, state, [*events, core.Reading(20 + 2 * SETTLE, reading_of(START, {"a4": (), "g1": ()}))]
+    )
+    assert not any(t.back for t in state.evidence.touches[NAMES.index("a4")])
 
 
 def test_a_commit_leaves_no_mistake_shown() -> None:

@@ -206,6 +206,7 @@ def test_a_king_of_rings_capture_by_the_ai_is_said_and_lit_as_a_capture() -> Non
 
 def test_a_drop_beside_your_own_knight_is_taken_without_confirm() -> None:
     session, board, _ = session_on("kingofrings-reed")
+    board.step = 100  # a person's pace: a4 off for less than SURE_LANDING_MS would be a knock
     game = session.game
     pos = game.start()
     for text in ["a1-b1", "b6-a5", "b2-b3", "a5-a4", "b3xa4"]:  # b3xa4 must be seen as a capture: a4 touched
@@ -299,6 +300,7 @@ def test_a_resumed_game_shows_the_board_as_it_is() -> None:
     resumed = Session(game, model.reading_of, Reading.EMPTY, history=history, moves=["a4-a6", "a7-a8/a7"],
                       settings=Settings(ai_side=None, think_in_background=False))  # fmt: skip
     board = Board(resumed, model)
+    board.step = 100  # a person's pace: a7 off for less than SURE_LANDING_MS would be a knock
     assert resumed.scene == {} and resumed.intent.kind is Kind.YOUR_TURN
     assert board.session.moves == ["a4-a6", "a7-a8/a7"]
     start = game.cells(game.start())

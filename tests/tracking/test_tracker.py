@@ -131,7 +131,7 @@ def test_a_position_s_expectations_are_freed_with_their_candidates_at_once() -> 
         assert gone() is None, "the expectations are in a reference cycle"
     finally:
         gc.enable()
-    assert kept.source is None and kept.label.startswith("a7-")
+    assert kept.basis == (0, None) and kept.label.startswith("a7-")
 
 
 def test_evidence_keeps_when_each_cell_last_changed_its_reading() -> None:
