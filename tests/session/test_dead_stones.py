@@ -155,3 +155,22 @@ def test_a_game_still_going_and_a_draw_by_repetition_agree_nothing() -> None:
     _, state, _ = at_the_end([*DOUBLE_KO_SETUP, *DOUBLE_KO_CYCLE])  # a stone remakes an earlier board
     assert state.end == core.BY_RULES and state.intent.kind is Kind.GAME_OVER
     assert "repetition" in state.intent.sentence
+
+
+def test_take_back_while_agreeing_asks_for_the_stones_taken_off_back() -> None:
+    ctx, state, pos = at_the_end()
+    state, _ = run(ctx, state, [core.Reading(1000, reading_of(pos, {"d4": ()})), core.Tick(1000 + SETTLE)])
+    state, _ = run(ctx, state, [core.Press(2000, Button.TAKE_BACK)])
+    assert state.away is not None and state.away.objects == {NAMES.index("d4"): ()}
+    assert state.intent.kind is Kind.RESTORE
+
+
+def test_confirm_before_the_board_is_read_agrees_nothing() -> None:
+    ctx = context()
+    history = [GAME.start()]
+    for text in MOVES:
+        history.append(GAME.play(history[-1], GAME.parse_move(history[-1], text)))
+    state, _ = core.start(ctx, core.Log(tuple(history), tuple(MOVES)))
+    assert isinstance(state.end, core.Agreeing)
+    state, effects = run(ctx, state, [core.Press(1000, Button.CONFIRM)])
+    assert effects == [] and isinstance(state.end, core.Agreeing)
