@@ -274,6 +274,21 @@ class Table:
         score = game.score(pos)
         return self.because("the score", game, pos) if score is not None else Ending("")
 
+    def dead_proposal(self, game: GameView, pos: Any) -> frozenset[str] | None:
+        """Whether the finished ``pos`` ends at the table with the players agreeing which stones are dead
+        (Go after two passes, as at a real table): then the stones the board proposes, which it lights
+        while the players take off or put back stones and press Confirm.  None (the default): the rules'
+        end is the end, and the rules' count the count."""
+        return None
+
+    def agreed(self, game: GameView, pos: Any, dead: frozenset[str]) -> tuple[Outcome, Ending]:
+        """The result of ``pos`` with the stones on ``dead`` taken off by agreement, and its words and lit
+        cells.  Only asked of a game whose ``dead_proposal`` is not None; the default, nothing to take
+        off, is the rules' own result."""
+        outcome = game.outcome(pos)
+        assert outcome is not None
+        return outcome, self.explain(game, pos)
+
     def because(self, name: str, game: GameView, pos: Any, cells: Iterable[str] = (), **words: str) -> Ending:
         """The ending called ``name`` (``endings``), its template filled with ``words`` and the score."""
         score = game.score(pos)

@@ -103,10 +103,12 @@ def test_end_of_input_stops_cleanly(tmp_path: Path) -> None:
 def test_a_typed_pass_presses_the_pass_button(tmp_path: Path) -> None:
     result = run_cli(
         "play", "go7", "--humans", "--journal", str(tmp_path / "games.sqlite3"), "--terminal",
-        input_text="d4\npass\nc3\npass\npass\nquit\n",
+        input_text="d4\npass\nc3\npass\npass\nconfirm\nquit\n",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "Black wins by 41.5 points" in result.stdout
+    assert "Take off the dead stones" not in result.stdout  # nothing is proposed dead: no White stone
+    assert "Press Confirm when you agree. By area Black 49, White 0 + 7.5" in result.stdout
+    assert "Game over: Black wins. By area Black 49, White 0 + 7.5: Black wins by 41.5." in result.stdout
     (stored,) = read_games(tmp_path / "games.sqlite3")
     assert stored.moves == ["d4", "pass", "c3", "pass", "pass"] and stored.status is Status.FINISHED
 

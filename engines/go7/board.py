@@ -9,6 +9,7 @@ engines/go7/rules.py.
 
 from __future__ import annotations
 
+from engines.bits import cells_of
 from engines.geometry import SQUARE_AXES, Geometry, square_grid
 
 SIDE = 7
@@ -72,3 +73,45 @@ def area(black: int, white: int) -> tuple[int, int, int, int]:
         elif rim & white and not rim & black:
             white_empty |= region
     return (black | black_empty).bit_count(), (white | white_empty).bit_count(), black_empty, white_empty
+
+
+def _ring(point: int, distance: int) -> int:
+    q, r = GEOMETRY.coords[point]
+    return sum(1 << i for i, (qq, rr) in enumerate(GEOMETRY.coords) if abs(qq - q) + abs(rr - r) == distance)
+
+
+NEAR: tuple[tuple[int, int], ...] = tuple((_ring(p, 1), _ring(p, 2)) for p in range(POINTS))
+DEAD_MARGIN = 2  # a stone is counted dead when the opponent's weight around it beats its own by more
+
+
+def weight(stones: int, point: int) -> int:
+    """The weight of ``stones`` around ``point``: 2 for each next to it, 1 for each two steps away."""
+    one, two = NEAR[point]
+    return 2 * (stones & one).bit_count() + (stones & two).bit_count()
+
+
+def dead_stones(black: int, white: int) -> tuple[int, int]:
+    """(Black's, White's) stones estimated dead, one by one: those whose surroundings weigh more for the
+    opponent than for their own colour, by more than DEAD_MARGIN (the search's estimate of the area)."""
+    dead_black = dead_white = 0
+    for point in cells_of(black):
+        if weight(white, point) > weight(black, point) + DEAD_MARGIN:
+            dead_black |= 1 << point
+    for point in cells_of(white):
+        if weight(black, point) > weight(white, point) + DEAD_MARGIN:
+            dead_white |= 1 << point
+    return dead_black, dead_white
+
+
+def dead_groups(black: int, white: int) -> int:
+    """The stones to propose dead at the end of a game: whole groups, those most of whose stones
+    ``dead_stones`` counts dead (players take a group off whole, never half of it)."""
+    proposed = 0
+    for stones, dead in zip((black, white), dead_stones(black, white), strict=True):
+        left = stones
+        while left:
+            chain = group(left & -left, stones)
+            left &= ~chain
+            if 2 * (chain & dead).bit_count() > chain.bit_count():
+                proposed |= chain
+    return proposed

@@ -23,7 +23,18 @@ from mypy_extensions import mypyc_attr
 from engines.ai.levels import Handicap
 from engines.ai.policy import EVAL_LIMIT, Policy, terminal_value
 from engines.bits import cells_of
-from engines.go7.board import FULL, GEOMETRY, KOMI, NEIGHBOURS, PASS, POINTS, group, spread
+from engines.go7.board import (
+    FULL,
+    GEOMETRY,
+    KOMI,
+    NEIGHBOURS,
+    PASS,
+    POINTS,
+    dead_stones,
+    group,
+    spread,
+    weight,
+)
 from engines.go7.rules import Go7, Position
 
 
@@ -40,37 +51,16 @@ ENEMY_DIAGONALS_ALLOWED: tuple[int, ...] = tuple(
 )
 
 
-def _ring(point: int, distance: int) -> int:
-    q, r = GEOMETRY.coords[point]
-    return sum(1 << i for i, (qq, rr) in enumerate(GEOMETRY.coords) if abs(qq - q) + abs(rr - r) == distance)
-
-
-NEAR: tuple[tuple[int, int], ...] = tuple((_ring(p, 1), _ring(p, 2)) for p in range(POINTS))
-DEAD_MARGIN = 2  # a stone is counted dead when the opponent's weight around it beats its own by more
-
-
-def _weight(stones: int, point: int) -> int:
-    """The weight of ``stones`` around ``point``: 2 for each next to it, 1 for each two steps away."""
-    one, two = NEAR[point]
-    return 2 * (stones & one).bit_count() + (stones & two).bit_count()
-
-
 def estimate(black: int, white: int) -> tuple[int, int]:
     """(Black's, White's) estimated area: the stones that live, and the empty points where one colour's
-    live stones weigh more (``_weight``).  A stone whose surroundings weigh more for the opponent, by
-    more than DEAD_MARGIN, is dead: an invader in the opponent's area counts for the opponent."""
-    dead_black = dead_white = 0
-    for point in cells_of(black):
-        if _weight(white, point) > _weight(black, point) + DEAD_MARGIN:
-            dead_black |= 1 << point
-    for point in cells_of(white):
-        if _weight(black, point) > _weight(white, point) + DEAD_MARGIN:
-            dead_white |= 1 << point
+    live stones weigh more (``weight``).  A stone the opponent's outweigh around it is dead
+    (``dead_stones``): an invader in the opponent's area counts for the opponent."""
+    dead_black, dead_white = dead_stones(black, white)
     live_black, live_white = black & ~dead_black, white & ~dead_white
     black_area = live_black.bit_count() + dead_white.bit_count()
     white_area = live_white.bit_count() + dead_black.bit_count()
     for point in cells_of(FULL & ~(black | white)):
-        lead = _weight(live_black, point) - _weight(live_white, point)
+        lead = weight(live_black, point) - weight(live_white, point)
         if lead > 0:
             black_area += 1
         elif lead < 0:

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from engines.bits import cells_of
-from engines.go7.board import KOMI, NAMES, PASS, area
+from engines.go7.board import KOMI, NAMES, PASS, area, dead_groups
+from engines.outcome import Outcome
 from engines.table import Drawing, Ending, GameView, Look, Noun, ObjectKind, Role, Table
 
 FILLS = ("#1d1d1d", "#f4f4f4")
@@ -70,3 +71,27 @@ class Go7Table(Table):
             f"points, White {white} + {KOMI:g} komi: {self.side(winner)} wins by {margin:g} points.",
             frozenset(NAMES[p] for p in cells_of(owned)),
         )
+
+    def dead_proposal(self, game: GameView, pos: Any) -> frozenset[str] | None:
+        """After two passes the players agree which stones are dead, take them off and count, as at a
+        table and on every Go server (the rules, OpenSpiel's, count the board as it stands).  The board
+        proposes the groups the search's area estimate holds dead (engines/go7/board.py)."""
+        outcome = game.outcome(pos)
+        if outcome is None or outcome.winner is None:  # still playing, or a repetition's draw
+            return None
+        return frozenset(NAMES[p] for p in cells_of(dead_groups(pos.black, pos.white)))
+
+    def agreed(self, game: GameView, pos: Any, dead: frozenset[str]) -> tuple[Outcome, Ending]:
+        """The area count (stones, and the empty points only they reach) of the board with ``dead`` taken
+        off, with White's komi; the winner's area is lit."""
+        off = sum(1 << NAMES.index(name) for name in dead)
+        stones = pos.black & ~off, pos.white & ~off
+        black, white, black_empty, white_empty = area(*stones)
+        winner = 0 if black - white - KOMI > 0 else 1
+        owned = stones[0] | black_empty if winner == 0 else stones[1] | white_empty
+        taken = f"With {len(dead)} dead {'stone' if len(dead) == 1 else 'stones'} off, by" if dead else "By"
+        reason = (
+            f"{taken} area Black {black}, White {white} + {KOMI:g}: "
+            f"{self.side(winner)} wins by {abs(black - white - KOMI):g}."
+        )
+        return Outcome(winner, (black, white)), Ending(reason, frozenset(NAMES[p] for p in cells_of(owned)))

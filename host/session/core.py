@@ -102,6 +102,33 @@ IDLE = Idle()
 
 
 @dataclass(frozen=True)
+class ByRules:
+    """The game goes on, or it ended where its rules end it: nothing is agreed at the table."""
+
+
+@dataclass(frozen=True)
+class Agreeing:
+    """The rules' end is reached in a game that ends with an agreement on dead stones (Go after two
+    passes): the board lights ``proposed`` and reads which stones of the final position are taken off
+    until Confirm.  Derived from the committed position, so a resumed game is in it again."""
+
+    proposed: frozenset[int]
+
+
+@dataclass(frozen=True)
+class Agreed:
+    """The players agreed that the stones on ``dead`` (cells) were dead and took them off: the count is
+    of that board."""
+
+    dead: frozenset[int]
+
+
+# How the game ends at the table: one of three (the dead stones are agreed only after the rules' end).
+Settlement: TypeAlias = ByRules | Agreeing | Agreed
+BY_RULES = ByRules()
+
+
+@dataclass(frozen=True)
 class State(Generic[P, M]):
     log: Log[P]
     ai: AiTurn[M] = IDLE
@@ -123,6 +150,7 @@ class State(Generic[P, M]):
     # takes the offer (no question goes to anyone meanwhile).  Not derived from a position: a take-back
     # or a new game keeps it.
     stopped: str | None = None
+    end: Settlement = BY_RULES
 
     @property
     def pending(self) -> M | None:
@@ -209,11 +237,18 @@ class AskHint(Generic[P]):
 
 
 @dataclass(frozen=True)
+class AgreedDead:
+    """The players agreed which stones were dead (cell names, sorted): save it, then say the result."""
+
+    dead: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class TakeOver:
     """The player took the offer: the built-in AI plays the side of the opponent that stopped."""
 
 
-Effect: TypeAlias = Played | TookBack | NewGame | AskAi[P] | AskHint[P] | TakeOver
+Effect: TypeAlias = Played | TookBack | NewGame | AskAi[P] | AskHint[P] | TakeOver | AgreedDead
 
 
 # --- what stays the same for a whole game ---------------------------------------------------------
@@ -418,6 +453,8 @@ def _press(ctx: Context[P, M], state: State[P, M], button: Button, effects: list
     if button is Button.CONFIRM and ctx.offering(state):
         effects.append(TakeOver())
         return _prepared(ctx, replace(state, stopped=None, opponent=None), effects)
+    if button is Button.CONFIRM and isinstance(state.end, Agreeing):
+        return _agree(ctx, state, effects)
     if button is Button.CONFIRM:
         chosen = _confirmable(ctx, state)
         return state if chosen is None else _commit(ctx, state, chosen, effects)
@@ -478,7 +515,9 @@ def _settled(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -
 
 
 def _evaluate(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
-    if state.reading is None:
+    if state.reading is None or not isinstance(state.end, ByRules):
+        # The stones taken off while agreeing (or agreed dead) are the phase's to read (``taken_off``):
+        # the board without them may look like an earlier position, or the start, but is neither.
         return state
     tracker = ctx.tracker(state)
     if state.away is not None:
@@ -561,6 +600,7 @@ def _changed(state: State[P, M], log: Log[P], away: Away | None = None) -> State
         evidence=Evidence(),
         wary=False,
         differing=frozenset(),
+        end=BY_RULES,
     )
 
 
@@ -573,10 +613,34 @@ def _prepared(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) 
     forced = _forced(ctx, state)
     if forced is not None:
         return _commit(ctx, state, forced, effects)
+    game, pos = ctx.game, state.log.position
+    proposed = game.table.dead_proposal(game, pos) if game.is_over(pos) else None
+    if proposed is not None:
+        names = game.geometry.names
+        return replace(state, end=Agreeing(frozenset(names.index(n) for n in proposed)))
     if ctx.ai_to_move(state) and state.ai == IDLE and state.stopped is None:
         effects.append(AskAi(state.log.version, state.log.position))
         return replace(state, ai=Thinking())
     return state
+
+
+def taken_off(ctx: Context[P, M], state: State[P, M]) -> tuple[frozenset[int], frozenset[int]]:
+    """While agreeing on dead stones: (the cells of the final position whose stones are off the board,
+    the cells that differ from it otherwise - a stone put down or turned - which are mistakes)."""
+    if state.reading is None:
+        return frozenset(), frozenset()
+    off = frozenset(i for i in state.differing if state.reading[i] == ctx.empty)
+    return off, state.differing - off
+
+
+def _agree(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
+    """Confirm while agreeing: the stones off the board are the dead ones, if nothing else differs."""
+    off, wrong = taken_off(ctx, state)
+    if state.reading is None or wrong:
+        return state
+    names = ctx.game.geometry.names
+    effects.append(AgreedDead(tuple(sorted(names[i] for i in off))))
+    return replace(state, end=Agreed(off))
 
 
 def _take_ai_move(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) -> State[P, M]:
@@ -606,8 +670,9 @@ def _take_back(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]])
         plies += 1
     effects.append(TookBack(plies))
     new = Log(log.history[:-plies], log.moves[:-plies], log.version + 1)
-    # What an earlier restore had not put back yet is still on the board (a second Take back meanwhile).
-    away = _away(ctx, log.position, new.position, RestoreReason.TAKE_BACK, state.away)
+    # What an earlier restore had not put back yet is still on the board (a second Take back meanwhile), as
+    # are the stones taken off while agreeing the dead ones.
+    away = _away(ctx, log.position, new.position, RestoreReason.TAKE_BACK, state.away or _taken(ctx, state))
     return _prepared(ctx, _changed(state, new, away), effects)
 
 
@@ -617,8 +682,19 @@ def _new_game(ctx: Context[P, M], state: State[P, M], effects: list[Effect[P]]) 
         return state
     effects.append(NewGame())
     new = Log((log.history[0],), (), log.version + 1)
-    away = _away(ctx, log.position, new.position, RestoreReason.NEW_GAME, state.away)
+    away = _away(ctx, log.position, new.position, RestoreReason.NEW_GAME, state.away or _taken(ctx, state))
     return _prepared(ctx, _changed(state, new, away), effects)
+
+
+def _taken(ctx: Context[P, M], state: State[P, M]) -> Away | None:
+    """The stones of the final position taken off while agreeing, or agreed dead: not on the board."""
+    if isinstance(state.end, Agreed):
+        off = state.end.dead
+    elif isinstance(state.end, Agreeing):
+        off = taken_off(ctx, state)[0]
+    else:
+        return None
+    return Away(RestoreReason.NEW_GAME, {i: () for i in off})
 
 
 def _away(

@@ -14,12 +14,13 @@ from engines.physical import Thing
 from engines.table import Role, Table
 from host.hardware.spec import Button
 from host.session import words
-from host.session.core import IDLE, Context, State, passable, remaining_of
+from host.session.core import IDLE, Agreed, Agreeing, Context, State, passable, remaining_of, taken_off
 from host.session.intent import (
     AiMove,
     AiThinking,
     Choose,
     Confirm,
+    DeadStones,
     GameOver,
     Intent,
     Lifted,
@@ -55,9 +56,13 @@ def describe(ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable] 
     buttons = _buttons(ctx, state)
     if state.away is not None:
         return _restore(ctx, state, buttons)
+    if isinstance(state.end, Agreeing):
+        return _dead_stones(ctx, state, state.end, buttons)
     outcome = game.outcome(pos)
     if outcome is not None:
         ending = game.table.explain(game, pos)
+        if isinstance(state.end, Agreed):
+            outcome, ending = game.table.agreed(game, pos, frozenset(names[i] for i in state.end.dead))
         winner = "a draw" if outcome.winner is None else f"{words.side_name(game, outcome.winner)} wins"
         said = f" {ending.reason}" if ending.reason else ""
         sentence = f"Game over: {winner}.{said} Press New game to play again."
@@ -121,6 +126,33 @@ def describe(ctx: Context[P, M], state: State[P, M], verdict: Verdict[Hashable] 
         return state.intent  # a hand is still at work: keep what is lit
     steps = _named(game, ctx.repair(state, verdict.steps))
     return _mistake(ctx, "That is not a legal move: put the board right.", steps, buttons)
+
+
+def _dead_stones(
+    ctx: Context[P, M], state: State[P, M], agreeing: Agreeing, buttons: frozenset[Button]
+) -> Intent:
+    """The stones proposed dead lit until they are off, the count of the board as it stands, and any
+    other change (a stone put down) to put right before Confirm counts."""
+    game, pos, names = ctx.game, state.log.position, ctx.game.geometry.names
+    off, wrong = taken_off(ctx, state)
+    lit = agreeing.proposed - off
+    scene: Scene = {names[i]: Light(Meaning.REMOVE, Blink.SLOW) for i in lit}
+    scene.update({names[i]: Light(Meaning.WRONG, Blink.FAST) for i in wrong})
+    wrong_names = frozenset(names[i] for i in wrong)
+    off_names = frozenset(names[i] for i in off)
+    if wrong:
+        cells = words.cell_list(sorted(wrong_names))
+        sentence = (
+            f"Only stones come off now: put {cells} back as {'it was' if len(wrong) == 1 else 'they were'} "
+            "(red), then press Confirm when you agree on the dead stones."
+        )
+    else:
+        _, ending = game.table.agreed(game, pos, off_names)
+        opening = "Take off the dead stones (lit); press" if lit else "Press"
+        sentence = f"{opening} Confirm when you agree. {ending.reason}"
+        buttons = buttons | {Button.CONFIRM}
+    proposed = frozenset(names[i] for i in agreeing.proposed)
+    return DeadStones(sentence, scene, buttons, proposed=proposed, off=off_names, wrong=wrong_names)
 
 
 def _shown(match: Candidate[Hashable] | None) -> str:

@@ -33,6 +33,7 @@ class Kind(Enum):
     AI_MOVE = "ai_move"
     OPPONENT_STOPPED = "opponent_stopped"
     RESTORE = "restore"
+    DEAD_STONES = "dead_stones"
     GAME_OVER = "game_over"
 
 
@@ -198,6 +199,17 @@ class Restore(Intent):
     @property
     def steps(self) -> tuple[Step, ...]:
         return self.later if self.step is None else (self.step, *self.later)
+
+
+@dataclass(frozen=True)
+class DeadStones(Intent):
+    """After the rules' end, the players take off the dead stones (``proposed`` are lit) and Confirm;
+    ``off`` are the stones taken off so far, ``wrong`` the cells changed otherwise (to put right)."""
+
+    kind: ClassVar[Kind] = Kind.DEAD_STONES
+    proposed: frozenset[str] = frozenset()
+    off: frozenset[str] = frozenset()
+    wrong: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)

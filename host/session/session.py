@@ -43,6 +43,8 @@ class GameLog(Protocol):
 
     def new_game(self) -> None: ...
 
+    def agreed(self, dead: tuple[str, ...]) -> None: ...
+
     def close(self) -> None: ...
 
     @property
@@ -265,6 +267,12 @@ class Session(Generic[P, M]):
                 if self.journal is not None:
                     self.journal.new_game()
                 self._emit(EventKind.NEWGAME)
+            elif isinstance(effect, core.AgreedDead):
+                if self.journal is not None:
+                    self.journal.agreed(effect.dead)
+                agreed, _ = self.game.table.agreed(self.game, self.position, frozenset(effect.dead))
+                score = list(agreed.score) if agreed.score else None
+                self._emit(EventKind.OVER, winner=agreed.winner, score=score, dead=list(effect.dead))
             elif isinstance(effect, core.TakeOver):
                 self._ai.take_over()
             elif isinstance(effect, core.AskAi | core.AskHint):
@@ -272,12 +280,14 @@ class Session(Generic[P, M]):
                 if answer is not None:
                     self._state, more = core.step(self._ctx, self._state, answer)
                     self._carry_out(more)
-        if any(isinstance(e, (core.Played, core.TookBack, core.NewGame)) for e in effects):
+        if any(isinstance(e, (core.Played, core.TookBack, core.NewGame, core.AgreedDead)) for e in effects):
             if self.journal is not None:
                 health = self.journal.health
                 self._notice(Notice.NOT_SAVING, str(health) if isinstance(health, NotSaving) else None)
             outcome = self.game.outcome(self.position)
-            if outcome is not None and any(isinstance(e, core.Played) for e in effects):
+            # A game that ends with the dead stones agreed is over when they are (``AgreedDead``).
+            agreeing = isinstance(self._state.end, core.Agreeing)
+            if outcome is not None and not agreeing and any(isinstance(e, core.Played) for e in effects):
                 score = list(outcome.score) if outcome.score else None
                 self._emit(EventKind.OVER, winner=outcome.winner, score=score)
 

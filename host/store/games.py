@@ -49,6 +49,8 @@ class StoredGame:
     source: str = "played"
     moves: list[str] = field(default_factory=list)
     times: list[float | None] = field(default_factory=list)
+    # The stones the players agreed were dead after the rules' end (None: nothing agreed).
+    dead: tuple[str, ...] | None = None
 
     def make_game(self) -> Game[Any, Any]:
         return registry.make(self.game, self.options)
@@ -106,8 +108,17 @@ def ending(game: Game[P, M], pos: P) -> tuple[Status, Outcome | None]:
     return (Status.PLAYING, None) if outcome is None else (Status.FINISHED, outcome)
 
 
+def played_ending(game: Game[P, M], pos: P) -> tuple[Status, Outcome | None]:
+    """``ending`` of a game played on the board: one whose players still have to agree on the dead stones
+    is in play (it resumes in that phase), not finished."""
+    if game.table.dead_proposal(game, pos) is not None:
+        return Status.PLAYING, None
+    return ending(game, pos)
+
+
 GAME_COLUMNS = (
-    "id, game, options, board, player0, player1, status, started_at, ended_at, winner, score0, score1, source"
+    "id, game, options, board, player0, player1, status, started_at, ended_at, winner, score0, score1,"
+    " source, dead"
 )
 
 
@@ -137,11 +148,13 @@ def _what(value: object) -> str:
 
 def _from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
     """A game from its row; DamagedGame names the first value no magboard would have written."""
-    (id_, game, options, board, p0, p1, status, started, ended, winner, s0, s1, source) = row
+    (id_, game, options, board, p0, p1, status, started, ended, winner, s0, s1, source, dead) = row
     texts = {"game": game, "options": options, "player0": p0, "player1": p1, "source": source}
     for column, value in {**texts, "board": board or ""}.items():
         if not _is_text(value):
             raise DamagedGame(f"game {id_}: its {column} is not text ({_what(value)})")
+    if dead is not None and not _is_text(dead):
+        raise DamagedGame(f"game {id_}: its dead stones are not text ({_what(dead)})")
     if status not in {s.value for s in Status}:
         raise DamagedGame(f"game {id_}: its status is {_what(status)}, not playing, finished or abandoned")
     for column, value in (("started_at", started), ("ended_at", ended)):
@@ -153,8 +166,9 @@ def _from_row(row: sqlite3.Row | tuple[Any, ...]) -> StoredGame:
     if Status(status) is Status.FINISHED:
         outcome = Outcome(winner, None if s0 is None or s1 is None else (s0, s1))
     return StoredGame(
-        id_, game, tuple(options.split()), board, (p0, p1), Status(status), started, ended, outcome, source
-    )
+        id_, game, tuple(options.split()), board, (p0, p1), Status(status), started, ended, outcome, source,
+        dead=None if dead is None else tuple(dead.split()),
+    )  # fmt: skip
 
 
 def list_games(
@@ -249,10 +263,10 @@ def update_game(conn: sqlite3.Connection, game_id: int, stored: StoredGame, kept
     outcome = stored.outcome
     score = outcome.score if outcome is not None and outcome.score is not None else (None, None)
     conn.execute(
-        "UPDATE games SET status = ?, started_at = ?, ended_at = ?, winner = ?, score0 = ?, score1 = ?"
-        " WHERE id = ?",
+        "UPDATE games SET status = ?, started_at = ?, ended_at = ?, winner = ?, score0 = ?, score1 = ?,"
+        " dead = ? WHERE id = ?",
         (stored.status.value, stored.started_at, stored.ended_at, outcome.winner if outcome else None, *score,
-         game_id),
+         None if stored.dead is None else " ".join(stored.dead), game_id),
     )  # fmt: skip
     conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, kept))
     conn.executemany(

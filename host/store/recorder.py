@@ -28,10 +28,10 @@ from host.store.games import (
     Status,
     StoredGame,
     abandon,
-    ending,
     in_play,
     insert_game,
     load_game,
+    played_ending,
     positions_of,
     update_game,
 )
@@ -177,7 +177,7 @@ class GameRecorder(Generic[P, M]):
             now = self._clock()
             stored.moves.append(text)
             stored.times.append(now)
-            stored.status, stored.outcome = ending(self.game, pos)
+            stored.status, stored.outcome = played_ending(self.game, pos)
             stored.ended_at = now if stored.outcome is not None else None
             self._current.dirty = True
             self._save()
@@ -188,7 +188,8 @@ class GameRecorder(Generic[P, M]):
             current = self._current
             del current.game.moves[-plies:], current.game.times[-plies:], self.positions[-plies:]
             current.kept = min(current.kept, len(current.game.moves))
-            current.game.status, current.game.outcome = ending(self.game, self.positions[-1])
+            current.game.status, current.game.outcome = played_ending(self.game, self.positions[-1])
+            current.game.dead = None
             current.game.ended_at = None if current.game.outcome is None else current.game.ended_at
             current.dirty = True
             self._save()
@@ -213,6 +214,16 @@ class GameRecorder(Generic[P, M]):
                 )  # fmt: skip
                 self._current = _Unsaved(fresh, kept=0, dirty=True)
             self.positions = [self.game.start()]
+            self._save()
+
+    def agreed(self, dead: tuple[str, ...]) -> None:
+        """The players agreed the stones on ``dead`` were dead: the game is finished with that count."""
+        with self._lock:
+            stored = self._current.game
+            stored.dead = dead
+            stored.outcome, _ = self.game.table.agreed(self.game, self.positions[-1], frozenset(dead))
+            stored.status, stored.ended_at = Status.FINISHED, self._clock()
+            self._current.dirty = True
             self._save()
 
     def close(self) -> None:

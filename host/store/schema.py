@@ -38,6 +38,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             note TEXT NOT NULL
         )""",
     ),
+    # The stones a Go game's players agreed were dead after the rules' end (cell names, space-separated;
+    # NULL: nothing agreed, '' agreed that none were): engines/table.py's ``dead_proposal``.
+    ("ALTER TABLE games ADD COLUMN dead TEXT",),
 )
 
 VERSION = len(MIGRATIONS)

@@ -19,7 +19,7 @@ from engines.physical import Thing
 from engines.table import SHARED, Noun, Role, Table
 from host.hardware.spec import BoardSpec
 from host.session import words
-from host.session.intent import AiMove, Choose, Confirm, GameOver, Kind, Lifted, TurnUnderWay
+from host.session.intent import AiMove, Choose, Confirm, DeadStones, GameOver, Kind, Lifted, TurnUnderWay
 from host.session.lights import BLINK_WORDS, DIM, LEGEND, Light, Meaning
 from host.session.session_view import SessionView
 from host.session.words import side_name
@@ -253,10 +253,13 @@ def intent_json(view: SessionView[P, M]) -> dict[str, object]:
 
 def over_json(view: SessionView[P, M]) -> dict[str, object] | None:
     """Who won, why, and the cells that decided it (the intent's, else read from the final position)."""
-    shown = ending_json(view.game, view.position)
     intent = view.intent
+    if isinstance(intent, DeadStones):
+        return None  # the players still agree on the dead stones: the game is over when they do
+    shown = ending_json(view.game, view.position)
     if shown is not None and isinstance(intent, GameOver) and intent.reason:
-        shown |= {"reason": intent.reason, "cells": sorted(intent.cells)}
+        # The intent's winner too: after an agreement on dead stones it is the agreed board's.
+        shown |= {"winner": intent.winner, "reason": intent.reason, "cells": sorted(intent.cells)}
     return shown
 
 

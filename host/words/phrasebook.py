@@ -31,10 +31,10 @@ from typing import Any, Generic
 from engines import registry
 from engines.game import Game, M, P
 from engines.physical import Thing
-from engines.table import Role
+from engines.table import Role, Table
 from host.hardware.loading import board_ids, load_board
 from host.hardware.sensing import Reading, SensorModel
-from host.hardware.spec import BoardSpec
+from host.hardware.spec import BoardSpec, Button
 from host.peers.gtp.opponent import gave_up
 from host.session.ai_worker import OpponentGone
 from host.session.handboard import HandBoard
@@ -144,6 +144,10 @@ def never_said(game: Game[P, M]) -> dict[str, str]:
     """What a game's board never says, and why: what the game says (``Table.never``), and that no engine
     stops where only the built-in AI can play."""
     never = dict(game.table.never)
+    if type(game.table).dead_proposal is Table.dead_proposal:  # the game's rules end it: nothing agreed
+        never.setdefault(
+            Kind.DEAD_STONES.value, "the rules' end is the end: no stones are agreed dead at the table"
+        )
     if not game.gtp:
         never.setdefault(
             Kind.OPPONENT_STOPPED.value,
@@ -632,6 +636,9 @@ class Scenarios(Generic[P, M]):
             if (name, outcome.winner) not in seen:
                 seen.add((name, outcome.winner))
                 session, _ = self.session(*self.upto(line, len(line) - 1))
+                if session.intent.kind is Kind.DEAD_STONES:  # the players agree on the dead stones first
+                    yield f"{ended(name)}, the dead stones to agree", session.intent
+                    session.on_button(session.now_ms, Button.CONFIRM)
                 yield ended(name), session.intent
                 session.close()
 

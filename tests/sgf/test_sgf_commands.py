@@ -25,6 +25,8 @@ def recorded(store: Path, game_id: str, seed: int, plies: int | None = None) -> 
     pos = recorder.positions
     while not recorder.game.is_over(pos[-1]) and (plies is None or len(recorder.moves) < plies):
         recorder.move(rng.choice(recorder.game.legal_texts(pos[-1])))
+    if recorder.game.table.dead_proposal(recorder.game, pos[-1]) is not None:
+        recorder.agreed(())  # Go's players agree that no stone is dead: the count is the rules' own
     recorder.close()
     return recorder
 

@@ -32,11 +32,15 @@ def test_pass_is_offered_and_plays_the_pass() -> None:
     assert commits(events) == ["pass"] and session.game.to_move(session.position) == 1
     assert "a second pass in a row ends the game" in session.intent.sentence
     board.press("pass")
-    assert session.moves == ["pass", "pass"] and session.intent.kind is Kind.GAME_OVER
-    assert "White wins by 7.5 points" in session.intent.sentence
+    # Over by the rules: the dead stones are agreed (none on an empty board), then it is counted.
+    assert session.moves == ["pass", "pass"] and session.intent.kind is Kind.DEAD_STONES
     assert Button.PASS not in session.intent.buttons
     board.press("pass")
     assert session.moves == ["pass", "pass"]
+    board.press("confirm")
+    assert session.intent.kind is Kind.GAME_OVER
+    assert "White wins by 7.5." in session.intent.sentence
+    assert Button.PASS not in session.intent.buttons
 
 
 def test_pass_is_not_taken_while_a_stone_is_down_for_a_move() -> None:
@@ -58,7 +62,7 @@ def test_pass_is_not_offered_for_the_ai_and_the_ais_pass_needs_no_hands() -> Non
     assert session.moves == ["d4", "pass"] and session.intent.kind is Kind.YOUR_TURN
     assert Button.PASS in session.intent.buttons
     board.press("pass")
-    assert session.moves == ["d4", "pass", "pass"] and session.intent.kind is Kind.GAME_OVER
+    assert session.moves == ["d4", "pass", "pass"] and session.intent.kind is Kind.DEAD_STONES
 
 
 def test_a_game_without_a_voluntary_pass_never_offers_it() -> None:

@@ -352,8 +352,11 @@ def test_pass_is_a_button_only_for_a_game_that_lets_a_player_pass(page: Any, tmp
         assert "a second pass in a row ends the game" in status(page)
         page.fill("#move-text", "pass")  # typed, it is the button too
         page.click("#move-form button[type=submit]")
+        wait_kind(page, "dead_stones")  # Go's players agree on the dead stones (none here), then count
+        assert "pass" not in enabled(page)
+        page.click("[data-button='confirm']")
         wait_kind(page, "game_over")
-        assert "White wins by 7.5 points" in status(page) and "pass" not in enabled(page)
+        assert "White wins by 7.5." in status(page) and "pass" not in enabled(page)
         screenshot(page, "go7-passes")
     with served("kingofrings", tmp_path) as url:
         page.goto(url)
@@ -513,13 +516,19 @@ def test_game_over_names_the_winner_the_reason_and_the_deciding_cells(
     outcome = game.outcome(end)
     with served(game_id, tmp_path, "--humans", new=False) as url:
         page.goto(url)
-        if wait_kind(page, "your_turn", "game_over") == "your_turn":  # a last pass is made by itself
+        kind = wait_kind(page, "your_turn", "game_over", "dead_stones")
+        if kind == "your_turn":  # else a last pass is made by itself
             page.fill("#move-text", texts[-1])  # the last move, made by the simulated hands
             page.click("#move-form button[type=submit]")
+            kind = wait_kind(page, "game_over", "dead_stones")
+        reason, cells = game.table.explain(game, end)
+        if kind == "dead_stones":  # Go's players agree on the dead stones: none taken off here
+            page.click("[data-button='confirm']")
             wait_kind(page, "game_over")
+            outcome, (reason, cells) = game.table.agreed(game, end, frozenset())
+        assert outcome is not None
         winner = "draw" if outcome.winner is None else f"{SIDES[game_id][outcome.winner]} wins"
         assert winner in status(page)
-        reason, cells = game.table.explain(game, end)
         assert reason in status(page) + page.inner_text("#over") and marked(page, ".decided") == cells
         assert page.locator("#moves .ply").count() == len(texts)
         # However tall a stack (a knight's rings), its top object is drawn within its own cell.

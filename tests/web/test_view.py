@@ -14,14 +14,25 @@ from engines import registry
 from engines.game import Outcome
 from engines.physical import Thing
 from host.hardware.loading import load_board
-from host.session.intent import AiMove, Choose, Confirm, Intent, Lifted, Mistake, Restore, YourTurn
+from host.session.intent import (
+    AiMove,
+    Choose,
+    Confirm,
+    DeadStones,
+    GameOver,
+    Intent,
+    Lifted,
+    Mistake,
+    Restore,
+    YourTurn,
+)
 from host.session.lights import Blink, Light, Meaning
 from host.session.session import Settings
 from host.session.session_view import AiInfo, SessionView
 from host.store.database import opened
 from host.store.games import Status, StoredGame, insert_game, stamp
 from host.web.past_games import PastGames
-from host.web.view import goal, layout, past_game_json, picture, replay_json, unseen_words
+from host.web.view import goal, layout, over_json, past_game_json, picture, replay_json, unseen_words
 
 FLIPFOUR = registry.make("flipfour")
 SPACETILES = registry.make("spacetiles")
@@ -262,3 +273,16 @@ def test_an_engine_that_plays_instead_of_the_ai_is_named_and_has_no_level() -> N
         view(go7, pos, YourTurn(""), ai=AiInfo(1, 10, 3.0, None)), go7.cells(pos), load_board("go7-hall")
     )
     assert ours["ai"]["name"] is None and ours["ai"]["level"] == 10
+
+
+def test_go_is_not_over_on_the_page_until_the_dead_stones_are_agreed_and_then_the_agreed_winner() -> None:
+    go7 = registry.make("go7")
+    # Black walls the e file, White the f file, White invades at d4, both pass (tests/session/
+    # test_dead_stones.py counts it: as it stands White wins, with d4 dead Black does).
+    walls = [m for rank in range(1, 8) for m in (f"e{rank}", f"f{rank}")]
+    pos = go7.play_texts([*walls, "pass", "d4", "pass", "pass"])
+    agreeing = DeadStones("Take off the dead stones (lit)", proposed=frozenset({"d4"}))
+    assert over_json(view(go7, pos, agreeing)) is None
+    said = "With 1 dead stone off, by area Black 35, White 14 + 7.5: Black wins by 13.5."
+    over = GameOver(f"Game over: Black wins. {said}", winner=0, reason=said, cells=frozenset({"a1"}))
+    assert over_json(view(go7, pos, over)) == {"winner": 0, "reason": said, "cells": ["a1"]}
