@@ -39,3 +39,17 @@ def shown(text: str) -> str:
 def quoted(text: str, limit: int = QUOTED_CHARS) -> str:
     """``text`` quoted for a message and cut to ``limit`` characters (repr escapes what ``shown`` does)."""
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def bounded(text: str, limit: int = QUOTED_CHARS) -> str:
+    """``text`` quoted for a message: at most ``limit`` characters of it, then its length when longer (a
+    hostile input of 100 KB must not make a message of 200 KB)."""
+    head = repr(text[:limit])
+    return head if len(text) <= limit else f"{head}... ({len(text)} characters)"
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` (an engine's name or message) as one printable line: escapes written out (a newline is
+    ``\\n``), at most ``limit`` characters of it, then its length when longer."""
+    safe = shown(text)
+    return safe if len(safe) <= limit else f"{safe[:limit]}... ({len(text)} characters)"

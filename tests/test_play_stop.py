@@ -1,4 +1,5 @@
-"""`magboard play` stopped by SIGTERM (what systemd sends) or SIGINT leaves no process behind.
+"""`magboard play` stopped by SIGTERM (what systemd sends), SIGINT or kill -9 (the out-of-memory killer)
+leaves no process behind.
 
 Its children are the firmware (MicroPython, in a session of its own), the AI's fork server, the
 worker processes forked from that, and multiprocessing's resource tracker: a snapshot of every
@@ -48,7 +49,9 @@ def left_after(snapshot: list[Proc]) -> list[Proc]:
     return alive(snapshot)
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["SIGTERM", "SIGINT", "SIGKILL"]
+)
 def test_a_stopped_play_leaves_no_process_and_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
     store = tmp_path / "games.sqlite3"
     script = tmp_path / "script.txt"
@@ -83,7 +86,9 @@ def test_a_stopped_play_leaves_no_process_and_keeps_the_game(tmp_path: Path, sto
             os.kill(orphan.pid, signal.SIGKILL)  # not left for the next test
     err = errors.read_text()
     # Stopped: SIGTERM's own status for a service manager, Ctrl-C's 130 for a shell.
-    assert proc.returncode == (-signal.SIGTERM if stop == signal.SIGTERM else 130), err
+    assert (
+        proc.returncode == {signal.SIGTERM: -signal.SIGTERM, signal.SIGINT: 130, signal.SIGKILL: -9}[stop]
+    ), err
     assert not left, left
     assert not [p for p in processes().values() if p.session == proc.pid]
     assert "Traceback" not in err
