@@ -87,6 +87,15 @@ def budgeted(opponent: Opponent | None) -> Budgeted | None:
     return opponent if isinstance(opponent, Budgeted) else None
 
 
+def player_name(opponent: Opponent | None) -> str:
+    """Who an opponent is, as the store and the text records name a player: an engine by the name it
+    gave while it plays, else the built-in AI by its level."""
+    engine, budget = stoppable(opponent), budgeted(opponent)
+    name = engine.name if engine is not None else None
+    level = budget.level if budget is not None else None
+    return name or ("magboard" if level is None else f"magboard level {level}")
+
+
 class AiWorker(Generic[P, M]):
     def __init__(self, game: Game[P, M], opponent: Opponent | None, background: bool) -> None:
         self.game = game

@@ -21,7 +21,7 @@ from engines.physical import Thing
 from engines.table import Role
 from host.hardware.spec import Button
 from host.session import core
-from host.session.ai_worker import AiWorker, Opponent, budgeted, stoppable
+from host.session.ai_worker import AiWorker, Opponent, budgeted, player_name, stoppable
 from host.session.core import Settings
 from host.session.describe import describe
 from host.session.intent import Intent, Notice
@@ -42,6 +42,9 @@ class GameLog(Protocol):
     def takeback(self, plies: int) -> None: ...
 
     def new_game(self) -> None: ...
+
+    def player(self, side: int, name: str) -> None:
+        """From the next move on, ``name`` plays ``side``."""
 
     def close(self) -> None: ...
 
@@ -92,7 +95,9 @@ class Session(Generic[P, M]):
         self._ctx = core.Context(
             game, reading_of, empty, self.settings, reversible, describe, hints=opponent is not None
         )
-        self.events: list[Event] = []
+        # How many events the session has emitted (the scripted mode waits for a quiet moment by it);
+        # the events themselves go to the listeners only: kept, they grew for a service's whole life.
+        self.emitted = 0
         self.listeners: list[Callable[[Event], None]] = []
         self.scene: Mapping[str, Light] = {}
         self._said: tuple[str, str] | None = None
@@ -266,6 +271,9 @@ class Session(Generic[P, M]):
                 self._emit(EventKind.NEWGAME)
             elif isinstance(effect, core.TakeOver):
                 self._ai.take_over()
+                side = self.settings.ai_side
+                if self.journal is not None and side is not None:  # the built-in AI plays its moves now
+                    self.journal.player(side, player_name(self.opponent))
             elif isinstance(effect, core.Refused):
                 self._refused = effect.why
                 self._ai.refuse(effect.why)
@@ -300,6 +308,6 @@ class Session(Generic[P, M]):
 
     def _emit(self, what: EventKind, **data: object) -> None:
         event = Event(self.now_ms, what, data)
-        self.events.append(event)
+        self.emitted += 1
         for listener in self.listeners:
             listener(event)

@@ -12,7 +12,7 @@ from pathlib import Path
 from engines.game import Game, M, P
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import BoardSpec
-from host.session.ai_worker import Opponent, budgeted, stoppable
+from host.session.ai_worker import Opponent, player_name, stoppable
 from host.session.session import Session, Settings
 from host.store.recorder import GameRecorder
 
@@ -27,10 +27,7 @@ def default_board(game_id: str) -> str:
 
 def players_of(settings: Settings, opponent: Opponent | None) -> tuple[str, str]:
     """Who plays each side, as the store and the text records name them."""
-    budget, engine = budgeted(opponent), stoppable(opponent)
-    level = budget.level if budget is not None else None
-    name = engine.name if engine is not None else None  # an engine has a name
-    ai = name or ("magboard" if level is None else f"magboard level {level}")
+    ai = player_name(opponent)
     return (ai if settings.ai_side == 0 else "human", ai if settings.ai_side == 1 else "human")
 
 

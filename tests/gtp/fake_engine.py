@@ -7,7 +7,9 @@ FAULT: ``none`` (play on), ``die`` (exit 3, saying why on stderr), ``illegal``
 ever), ``resign``, ``twice`` (the answer, then the same answer again), ``endless`` (an answer of
 lines without end), ``escapes`` (like ``die``, its message full of terminal escapes).  At ``mute`` it
 never answers at all, not even its first command; at ``flood`` it writes stderr without a newline and
-without end, while it plays on; at ``twolines`` its name is two lines.  ``python fake_engine.py FAULT AFTER MARKER`` first starts a child
+without end, while it plays on; at ``twolines`` its name is two lines.
+
+``python fake_engine.py FAULT AFTER MARKER`` first starts a child
 (in its process group) that starts a grandchild detached into a session of its own, both sleeping
 with MARKER in their command lines, for a test to find what is left of them.
 

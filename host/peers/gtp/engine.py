@@ -24,8 +24,9 @@ import sys
 import threading
 from typing import IO, NoReturn
 
+from engines.game import quoted
 from host.peers.gtp.protocol import MAX_LINE, GtpError, Reader, Response, command
-from host.shown import bounded, one_line
+from host.shown import one_line
 
 # Debian installs its games (gnugo) in /usr/games, which root's PATH leaves out.
 EXTRA_PATH = ("/usr/games",)
@@ -65,7 +66,7 @@ class GtpEngine:
 
     def __init__(self, line: str) -> None:
         self.line = line
-        self.said = bounded(line, LINE_CHARS)  # the engine in messages: its command line, quoted, bounded
+        self.said = quoted(line, LINE_CHARS)  # the engine in messages: its command line, quoted, bounded
         argv = resolve(split_command(line))
         keeper = [sys.executable, "-m", "host.peers.gtp.keeper", *argv]
         try:
@@ -157,8 +158,8 @@ class GtpEngine:
         if answer.id is not None and answer.id != self._asked:
             self._fault(f"answered command {answer.id} when asked command {self._asked} ({name})")
         if not answer.ok:
-            why = bounded(answer.text) if answer.text else "no reason given"
-            raise GtpError(f"{self.said} refused {bounded(text.strip())}: {why}")
+            why = quoted(answer.text) if answer.text else "no reason given"
+            raise GtpError(f"{self.said} refused {quoted(text.strip())}: {why}")
         return answer.text
 
     def _surplus(self) -> str | None:
@@ -171,7 +172,7 @@ class GtpEngine:
         if not isinstance(extra, Response):
             return None
         return (
-            f"answered once more than it was asked (command {extra.id or self._asked}, {bounded(extra.text)})"
+            f"answered once more than it was asked (command {extra.id or self._asked}, {quoted(extra.text)})"
         )
 
     def _wait_death(self) -> str:

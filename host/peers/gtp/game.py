@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.game import Game, MoveError
+from engines.game import Game, MoveError, quoted
 from engines.gtp import COLOURS, gtp_facts
 from host.peers.gtp.engine import START_S, GtpEngine
 from host.peers.gtp.protocol import GtpError
-from host.shown import bounded, one_line
+from host.shown import one_line
 
 RESIGN = "resign"
 CLEANUP = "kgs-genmove_cleanup"  # genmove, capturing every dead stone before passing (KGS's cleanup phase)
@@ -103,7 +103,7 @@ class GtpGame:
             move = self.facts.move(pos, vertex)
         except MoveError as exc:
             self.engine.close()
-            raise GtpError(f"{self.engine.said} answered {bounded(vertex)}, not a move here: {exc}") from None
+            raise GtpError(f"{self.engine.said} answered {quoted(vertex)}, not a move here: {exc}") from None
         self._told = [*moves, move]
         return move
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from host.shown import bounded
+from engines.game import quoted
 
 MAX_LINE = 65_536  # longer than any response a move needs: an engine flooding us is not speaking GTP
 # A whole response: GnuGo's list_commands, the longest asked, is 190 lines and 3.4 KB.
@@ -55,7 +55,7 @@ class Reader:
             if not line.strip():
                 return None  # blank lines between responses are tolerated
             if line[0] not in "=?":
-                raise GtpError(f"answered {bounded(line)}, not a GTP response")
+                raise GtpError(f"answered {quoted(line)}, not a GTP response")
             self._ok = line[0] == "="
             head = line[1:].lstrip("0123456789")
             digits = line[1 : len(line) - len(head)]
