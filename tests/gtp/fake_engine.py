@@ -1,13 +1,13 @@
 """A GTP engine for the tests, misbehaving on purpose: ``python fake_engine.py FAULT [AFTER]``.
 
-It keeps the game with our own Go 7x7 rules and answers ``genmove`` with its
-first legal point, until its AFTER-th genmove (default 1), which it answers by
-FAULT: ``none`` (play on), ``die`` (exit 3, saying why on stderr), ``illegal``
-(an occupied point), ``garbage`` (a line that is not GTP), ``hang`` (no answer,
-ever), ``resign``, ``twice`` (the answer, then the same answer again), ``endless`` (an answer of
-lines without end), ``escapes`` (like ``die``, its message full of terminal escapes).  At ``mute`` it
-never answers at all, not even its first command; at ``flood`` it writes stderr without a newline and
-without end, while it plays on; at ``twolines`` its name is two lines.
+It keeps the game with our own Go 7x7 rules and answers ``genmove`` with its first legal point,
+until its AFTER-th genmove (default 1), which it answers by FAULT: ``none`` (play on), ``die``
+(exit 3, saying why on stderr), ``illegal`` (an occupied point), ``garbage`` (a line that is not
+GTP), ``hang`` (no answer, ever), ``resign``, ``twice`` (the answer, then the same answer again),
+``endless`` (an answer of lines without end), ``huge`` (a vertex of 60,000 characters),
+``escapes`` (like ``die``, its message full of terminal escapes).  At ``mute`` it never answers at
+all, not even its first command; at ``flood`` it writes stderr without a newline and without end,
+while it plays on; at ``twolines`` its name is two lines.
 
 ``python fake_engine.py FAULT AFTER MARKER`` first starts a child
 (in its process group) that starts a grandchild detached into a session of its own, both sleeping
@@ -86,6 +86,9 @@ def main() -> None:
                 if fault == "escapes":
                     print("\x1b[2J\x1b]0;owned\x07fake engine: gone", file=sys.stderr, flush=True)
                     sys.exit(3)
+                if fault == "huge":
+                    print(f"={number} {'A' * 60_000}\n", flush=True)
+                    continue
                 if fault == "endless":
                     print(f"={number} A1", flush=True)
                     while True:

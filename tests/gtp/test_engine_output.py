@@ -98,3 +98,11 @@ def test_a_game_against_an_engine_of_a_two_line_name_exports_to_a_record_that_im
     assert imported.returncode == 0, imported.stderr
     (again,) = read_games(other)
     assert again.players == stored.players and again.moves == stored.moves
+
+
+def test_a_huge_answer_is_quoted_by_its_head_and_its_length() -> None:
+    table = GtpGame(GtpEngine(fake("huge")), GAME, SECONDS, MARGIN_S)
+    with pytest.raises(GtpError) as refused:
+        table.choose(GAME.play_texts(["g7"]))
+    words = str(refused.value)
+    assert len(words) < 400 and "(60000 characters)" in words, words[:400]

@@ -103,6 +103,7 @@ class GtpEngine:
             self._answers.put(exc)
         except (OSError, ValueError):
             pass  # the pipe closed under us: the engine is being stopped
+        stdout.close()  # now, not when collected: a service plays engine after engine
         self._answers.put(_EOF)
 
     def _drain(self, stderr: IO[bytes]) -> None:
@@ -110,6 +111,7 @@ class GtpEngine:
         with contextlib.suppress(OSError, ValueError):
             while chunk := os.read(stderr.fileno(), CHUNK):
                 self._stderr = (self._stderr + chunk)[-STDERR_KEPT:]
+        stderr.close()
 
     def last_said(self) -> str | None:
         """The engine's last line on stderr, as one printable line (escapes written out), bounded."""
