@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Generic, TypeAlias
 
-from engines.game import Game, M, P
+from engines.game import Game, M, P, quoted
 from engines.physical import Thing
 from host.hardware.spec import Button
 from host.session.intent import Intent, RestoreReason, YourTurn
@@ -353,8 +353,7 @@ def _shown(game: Game[P, M], pos: P, move: M) -> str:
     try:
         return game.format_move(pos, move)
     except Exception:  # an illegal move may be anything: what it is, not a crash, is said
-        text = repr(move)
-        return text if len(text) <= 40 else f"{text[:40]}... ({len(text)} characters)"
+        return quoted(repr(move))
 
 
 def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]:

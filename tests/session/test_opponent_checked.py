@@ -52,6 +52,15 @@ def test_an_illegal_ai_move_is_refused_in_words_and_the_builtin_ai_offered() -> 
     ]
 
 
+def test_an_answer_that_is_no_move_at_all_is_said_by_its_value() -> None:
+    ctx, state = asked_for_white()
+    state, effects = run(ctx, state, [core.AiMoved(1500, state.log.version, "x" * 1000)])
+    (refused,) = [e for e in effects if isinstance(e, core.Refused)]
+    assert refused.why.startswith("The AI: answered a move, \"'xxxx")
+    assert "... (1002 characters), not legal here." in refused.why and len(refused.why) < 200
+    assert state.pending is None and state.log.position == A4A6
+
+
 def test_a_legal_ai_move_is_taken() -> None:
     ctx, state = asked_for_white()
     reply = GAME.legal_moves(A4A6)[0]

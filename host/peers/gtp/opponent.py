@@ -73,7 +73,7 @@ class EngineOpponent:
         engine = GtpEngine(self.line)
         try:
             self._table = GtpGame(engine, game, self.seconds, self.margin_s)
-        except GtpError:
+        except BaseException:  # a fault, or SIGINT or SIGTERM while it loads: its processes go at once
             engine.close()
             raise
         self._name = self._table.name
