@@ -49,6 +49,15 @@ def left_after(snapshot: list[Proc]) -> list[Proc]:
     return alive(snapshot)
 
 
+def kill_what_is_left(proc: subprocess.Popen[str], below: list[Proc]) -> None:
+    """Whatever the test found, nothing of it is left for the next test."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    for orphan in alive(below):
+        os.kill(orphan.pid, signal.SIGKILL)
+
+
 @pytest.mark.parametrize(
     "stop", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["SIGTERM", "SIGINT", "SIGKILL"]
 )
@@ -79,11 +88,7 @@ def test_a_stopped_play_leaves_no_process_and_keeps_the_game(tmp_path: Path, sto
         proc.wait(timeout=START_S)
         left = left_after(below)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        for orphan in alive(below):
-            os.kill(orphan.pid, signal.SIGKILL)  # not left for the next test
+        kill_what_is_left(proc, below)
     err = errors.read_text()
     # Stopped: SIGTERM's own status for a service manager, Ctrl-C's 130 for a shell.
     assert (
@@ -93,3 +98,29 @@ def test_a_stopped_play_leaves_no_process_and_keeps_the_game(tmp_path: Path, sto
     assert not [p for p in processes().values() if p.session == proc.pid]
     assert "Traceback" not in err
     assert [g.moves for g in read_games(store)] == [["a4-a6"]]
+
+
+def test_a_play_that_quits_leaves_no_process(tmp_path: Path) -> None:
+    """`play` on the terminal, told quit once the AI's fork server and workers are up."""
+    errors = tmp_path / "stderr.txt"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host.cli", "play", "desdemona", "--terminal", "--journal",
+         str(tmp_path / "games.sqlite3"), "--new", "--seconds", "0.5", "--workers", str(WORKERS)],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors.open("w"), text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    below: list[Proc] = []
+    try:
+        deadline = time.monotonic() + START_S
+        while len(fork_server_workers(below := descendants(proc.pid))[1]) < WORKERS - 1:
+            assert time.monotonic() < deadline, f"the AI's workers did not start: {below}"
+            time.sleep(0.1)
+        assert proc.stdin is not None
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        proc.wait(timeout=START_S)
+        left = left_after(below)
+    finally:
+        kill_what_is_left(proc, below)
+    assert proc.returncode == 0, errors.read_text()
+    assert not left, left

@@ -1,7 +1,7 @@
 """Nothing an engine starts outlives the program playing it: the engine, its child in its process group,
 and a grandchild detached into a session of its own are all gone once the engine quits, dies, is found
 hung, or once `play` or `match` ends - by quit, SIGTERM, SIGINT or kill -9 - and `play` stops waiting for
-an engine's first answer at SIGINT or SIGTERM.
+an engine's first answer at SIGINT or SIGTERM.  Against GnuGo too, each way.
 
 The engine is tests/gtp/fake_engine.py started with a marker: every process of it (its keeper, the engine,
 the child, the grandchild) has the marker in its command line, which /proc shows.
@@ -26,9 +26,11 @@ from host.peers.gtp.game import GtpGame
 from host.peers.gtp.protocol import GtpError
 from tests.conftest import ROOT
 from tests.gtp.test_engine_faults import FAKE, MARGIN_S, SECONDS
-from tests.processes import Proc, processes
+from tests.gtp.test_gnugo import require_gnugo
+from tests.processes import Proc, alive, descendants, processes
 
 GAME = Go7()
+GNUGO = "gnugo --mode gtp --level 1"
 EVERY = 4  # the keeper, the engine, its child and the detached grandchild
 START_S = 20.0
 GONE_S = 5.0
@@ -105,6 +107,17 @@ def play(tmp_path: Path, line: str) -> subprocess.Popen[str]:
     )  # fmt: skip
 
 
+def end(proc: subprocess.Popen[str], stop: str) -> None:
+    """End `play` by ``stop``: quit typed at its terminal, or a signal's name; wait until it has ended."""
+    assert proc.stdin is not None
+    if stop == "quit":
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+    else:
+        proc.send_signal(signal.Signals[stop])
+    proc.wait(START_S)
+
+
 @pytest.mark.parametrize("stop", ["quit", "SIGTERM", "SIGINT", "SIGKILL"])
 def test_play_with_an_engine_that_forks_leaves_nothing_however_it_ends(
     tmp_path: Path, marker: str, stop: str
@@ -112,13 +125,7 @@ def test_play_with_an_engine_that_forks_leaves_nothing_however_it_ends(
     proc = play(tmp_path, engine_line("none", marker))
     try:
         wait_for(marker, EVERY)
-        assert proc.stdin is not None
-        if stop == "quit":
-            proc.stdin.write("quit\n")
-            proc.stdin.flush()
-        else:
-            proc.send_signal(signal.Signals[stop])
-        proc.wait(START_S)
+        end(proc, stop)
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
@@ -167,3 +174,41 @@ def test_match_with_an_engine_leaves_nothing(tmp_path: Path, marker: str, stop: 
     assert not left(marker), (tmp_path / "err").read_text()
     if stop == "end":
         assert proc.returncode == 0, (tmp_path / "err").read_text()
+
+
+@pytest.mark.parametrize("stop", ["quit", "SIGTERM", "SIGINT", "SIGKILL"])
+def test_play_with_gnugo_leaves_nothing_however_it_ends(tmp_path: Path, stop: str) -> None:
+    """GnuGo starts nothing of its own: every process below `play` (its keeper, GnuGo) must be gone."""
+    require_gnugo()
+    proc = play(tmp_path, GNUGO)
+    below: list[Proc] = []
+    try:
+        deadline = time.monotonic() + START_S
+        while not any("gnugo" in p.command and "keeper" not in p.command for p in below):
+            assert time.monotonic() < deadline, f"gnugo did not start: {below}"
+            time.sleep(0.05)
+            below = descendants(proc.pid)
+        end(proc, stop)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    deadline = time.monotonic() + GONE_S
+    while alive(below) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = alive(below)
+    for orphan in left:
+        os.kill(orphan.pid, signal.SIGKILL)
+    assert not left, left
+
+
+def test_the_keeper_starts_nothing_for_a_program_that_is_not_its_parent_or_is_gone(tmp_path: Path) -> None:
+    """Its first argument is the pid of the program that started it: one that is not its parent's (the
+    program ended before the keeper could watch it) or nobody's starts no engine."""
+    made = tmp_path / "made"
+    engine = [sys.executable, "-c", f"open({str(made)!r}, 'w')"]
+    keeper = [sys.executable, "-m", "host.peers.gtp.keeper"]
+    for owner in ("1", "999999999"):
+        assert subprocess.run([*keeper, owner, *engine], cwd=ROOT, timeout=30).returncode == 127
+        assert not made.exists()
+    assert subprocess.run([*keeper, str(os.getpid()), *engine], cwd=ROOT, timeout=30).returncode == 0
+    assert made.exists()

@@ -68,7 +68,7 @@ class GtpEngine:
         self.line = line
         self.said = quoted(line, LINE_CHARS)  # the engine in messages: its command line, quoted, bounded
         argv = resolve(split_command(line))
-        keeper = [sys.executable, "-m", "host.peers.gtp.keeper", *argv]
+        keeper = [sys.executable, "-m", "host.peers.gtp.keeper", str(os.getpid()), *argv]
         try:
             self._process = subprocess.Popen(
                 keeper,

@@ -1,4 +1,5 @@
-"""Keeps a GTP engine from outliving the program that plays it: ``python -m host.peers.gtp.keeper ARGV``.
+"""Keeps a GTP engine from outliving the program that plays it: ``python -m host.peers.gtp.keeper PID ARGV``
+(PID: the program's own, which started the keeper).
 
 An engine is any program, and may start programs of its own; ending the engine's process group when it
 is done left those running that had put themselves in a session of their own, and nothing at all was
@@ -50,6 +51,8 @@ def _die_with_keeper() -> None:
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
+    for stopping in STOPPING:
+        signal.signal(stopping, signal.SIG_IGN)  # nothing cuts the clean-up short
     raise _Stop
 
 
@@ -86,14 +89,17 @@ def end_all(engine: subprocess.Popen[bytes]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    owner = os.getppid()
+    owner, argv = int(argv[0]), argv[1:]
     for signum in STOPPING:
         signal.signal(signum, _stop)
     try:
         _prctl(PR_SET_CHILD_SUBREAPER, 1)
-        watched = os.pidfd_open(owner)
+        try:
+            watched = os.pidfd_open(owner)
+        except ProcessLookupError:
+            return CANNOT_START  # the program has ended already: nobody to play for
         if os.getppid() != owner:
-            return CANNOT_START  # the program ended before it could be watched: nobody to play for
+            return CANNOT_START  # it ended, and its pid is another process's now
         try:
             engine = subprocess.Popen(argv, start_new_session=True, preexec_fn=_die_with_keeper)
         except OSError as exc:
