@@ -22,7 +22,7 @@ from pathlib import Path
 
 from attacks.common import Budget, Hang, Table
 
-HARNESSES = ("kill9", "damage", "faults", "concurrency", "history", "lan", "web", "files")
+HARNESSES = ("kill9", "damage", "faults", "concurrency", "history", "lan", "web", "files", "gtp")
 
 
 def main() -> int:

@@ -48,6 +48,16 @@ class Option:
         return "flag, off unless named"
 
 
+QUOTED = 40  # characters of a move text a message quotes
+
+
+def quoted(text: str, limit: int = QUOTED) -> str:
+    """Text from outside (a move, an engine's answer) as a message quotes it: its first ``limit``
+    characters, then its length when longer (a 100 KB move must not make a message of 200 KB)."""
+    head = repr(text[:limit])
+    return head if len(text) <= limit else f"{head}... ({len(text)} characters)"
+
+
 @mypyc_attr(allow_interpreted_subclasses=True, serializable=True)  # pickled: see engines/pickling.py
 class Game(ABC, Generic[P, M]):
     """The rules of one game: everything else in the project asks these methods.
@@ -201,7 +211,7 @@ class Game(ABC, Generic[P, M]):
             try:
                 move = self.parse_move(current, text)
             except MoveError as exc:
-                raise MoveError(f"ply {ply}: move {text!r}: {exc}") from None
+                raise MoveError(f"ply {ply}: move {quoted(text)}: {exc}") from None
             current = self.play(current, move)
         return current
 

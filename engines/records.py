@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.game import Game, M, MoveError, P
+from engines.game import Game, M, MoveError, P, quoted
 
 HEADER_RE = re.compile(r"^([a-z][a-z0-9_]*)\s*:\s*(.*)$")
 MAX_CHARS = 1024 * 1024  # a long game is a few KiB: anything larger is not a record
@@ -74,7 +74,7 @@ class Record:
             try:
                 pos = game.play(pos, game.parse_move(pos, text))
             except MoveError as exc:
-                raise RecordError(0, f"ply {ply}: move {text!r}: {exc}") from None
+                raise RecordError(0, f"ply {ply}: move {quoted(text)}: {exc}") from None
         return game, pos
 
 
@@ -96,7 +96,7 @@ def parse(text: str) -> Record:
             header[key] = (number, value)
             continue
         if match and move_lines and not _looks_like_move(line):
-            raise RecordError(number, f"header line {line!r} after the first move")
+            raise RecordError(number, f"header line {quoted(line)} after the first move")
         move_lines.append((number, line))
     if "game" not in header:
         raise RecordError(1, "no 'game: ID' header line")
@@ -118,7 +118,7 @@ def parse(text: str) -> Record:
         try:
             move = game.parse_move(pos, move_text)
         except MoveError as exc:
-            raise RecordError(number, f"ply {len(moves) + 1}: move {move_text!r}: {exc}") from None
+            raise RecordError(number, f"ply {len(moves) + 1}: move {quoted(move_text)}: {exc}") from None
         moves.append(game.format_move(pos, move))
         pos = game.play(pos, move)
     extra = {key: value for key, (_, value) in header.items()}

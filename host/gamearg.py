@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from engines import registry
-from engines.game import Game, M, MoveError, P
+from engines.game import Game, M, MoveError, P, quoted
 from host import play_values
 from host.cli_error import CliError
 from host.hardware.loading import BoardFileError, load_board
@@ -60,7 +60,7 @@ def play_moves(game: Game[P, M], texts: list[str]) -> list[P]:
         try:
             move = game.parse_move(positions[-1], text)
         except MoveError as exc:
-            raise CliError(f"ply {ply}: move {text!r}: {exc}") from None
+            raise CliError(f"ply {ply}: move {quoted(text)}: {exc}") from None
         positions.append(game.play(positions[-1], move))
     return positions
 

@@ -39,3 +39,20 @@ def shown(text: str) -> str:
 def quoted(text: str, limit: int = QUOTED_CHARS) -> str:
     """``text`` quoted for a message and cut to ``limit`` characters (repr escapes what ``shown`` does)."""
     return repr(text if len(text) <= limit else text[: limit - 3] + "...")
+
+
+def one_line(text: str, limit: int) -> str:
+    """``text`` (an engine's name or message) as one printable line: escapes written out (a newline is
+    ``\\n``), at most ``limit`` characters of it, then its length when longer."""
+    safe = shown(text)
+    return safe if len(safe) <= limit else f"{safe[:limit]}... ({len(text)} characters)"
+
+
+# What ``str.splitlines`` breaks a line at: a text record (engines/records.py) holds a name on one line.
+LINE_BREAKS = frozenset("\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+
+
+def unbroken(text: str) -> str:
+    """``text`` with every line break written as an escape, and nothing else changed: a name stored before
+    engines' names were made one line still exports to a record that imports."""
+    return "".join(_escape(char) if char in LINE_BREAKS else char for char in text)

@@ -17,7 +17,7 @@ import pytest
 
 from tests.conftest import ROOT
 
-HARNESSES = ("kill9", "damage", "faults", "concurrency", "history", "lan", "web", "files")
+HARNESSES = ("kill9", "damage", "faults", "concurrency", "history", "lan", "web", "files", "gtp")
 
 
 @pytest.mark.parametrize("name", HARNESSES)

@@ -73,3 +73,15 @@ def test_records_and_board_files_that_never_end_are_refused(tmp_path: Path) -> N
         f"magboard service: {config}: board: '{huge}' cannot be used: cannot read: too large: 50 MiB; at most"
         " 1 MiB is read"
     ]
+
+
+@pytest.mark.parametrize("game", ["desdemona", "amazons", "kingofrings", "flipfour", "go7", "spacetiles"])
+def test_a_huge_move_is_quoted_by_its_head_and_its_length(game: str, tmp_path: Path) -> None:
+    """A 100 KB move once gave an error line of 200 KB (the move quoted whole, twice)."""
+    move = "a" * 100_000
+    (line,) = refused("analyse", game, move)
+    assert len(line) < 400 and "(100000 characters)" in line, line[:400]
+    record = tmp_path / "game.txt"
+    record.write_text(f"game: {game}\n\n{move}\n")
+    (line,) = refused("record", "check", str(record))
+    assert len(line) < 400 and "(100000 characters)" in line, line[:400]

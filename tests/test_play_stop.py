@@ -1,4 +1,5 @@
-"""`magboard play` stopped by SIGTERM (what systemd sends) or SIGINT leaves no process behind.
+"""`magboard play` stopped by SIGTERM (what systemd sends), SIGINT or kill -9 (the out-of-memory killer)
+leaves no process behind.
 
 Its children are the firmware (MicroPython, in a session of its own), the AI's fork server, the
 worker processes forked from that, and multiprocessing's resource tracker: a snapshot of every
@@ -48,7 +49,18 @@ def left_after(snapshot: list[Proc]) -> list[Proc]:
     return alive(snapshot)
 
 
-@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def kill_what_is_left(proc: subprocess.Popen[str], below: list[Proc]) -> None:
+    """Whatever the test found, nothing of it is left for the next test."""
+    if proc.poll() is None:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    for orphan in alive(below):
+        os.kill(orphan.pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize(
+    "stop", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL], ids=["SIGTERM", "SIGINT", "SIGKILL"]
+)
 def test_a_stopped_play_leaves_no_process_and_keeps_the_game(tmp_path: Path, stop: signal.Signals) -> None:
     store = tmp_path / "games.sqlite3"
     script = tmp_path / "script.txt"
@@ -76,15 +88,39 @@ def test_a_stopped_play_leaves_no_process_and_keeps_the_game(tmp_path: Path, sto
         proc.wait(timeout=START_S)
         left = left_after(below)
     finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        for orphan in alive(below):
-            os.kill(orphan.pid, signal.SIGKILL)  # not left for the next test
+        kill_what_is_left(proc, below)
     err = errors.read_text()
     # Stopped: SIGTERM's own status for a service manager, Ctrl-C's 130 for a shell.
-    assert proc.returncode == (-signal.SIGTERM if stop == signal.SIGTERM else 130), err
+    assert (
+        proc.returncode == {signal.SIGTERM: -signal.SIGTERM, signal.SIGINT: 130, signal.SIGKILL: -9}[stop]
+    ), err
     assert not left, left
     assert not [p for p in processes().values() if p.session == proc.pid]
     assert "Traceback" not in err
     assert [g.moves for g in read_games(store)] == [["a4-a6"]]
+
+
+def test_a_play_that_quits_leaves_no_process(tmp_path: Path) -> None:
+    """`play` on the terminal, told quit once the AI's fork server and workers are up."""
+    errors = tmp_path / "stderr.txt"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "host.cli", "play", "desdemona", "--terminal", "--journal",
+         str(tmp_path / "games.sqlite3"), "--new", "--seconds", "0.5", "--workers", str(WORKERS)],
+        cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=errors.open("w"), text=True,
+        start_new_session=True,
+    )  # fmt: skip
+    below: list[Proc] = []
+    try:
+        deadline = time.monotonic() + START_S
+        while len(fork_server_workers(below := descendants(proc.pid))[1]) < WORKERS - 1:
+            assert time.monotonic() < deadline, f"the AI's workers did not start: {below}"
+            time.sleep(0.1)
+        assert proc.stdin is not None
+        proc.stdin.write("quit\n")
+        proc.stdin.flush()
+        proc.wait(timeout=START_S)
+        left = left_after(below)
+    finally:
+        kill_what_is_left(proc, below)
+    assert proc.returncode == 0, errors.read_text()
+    assert not left, left

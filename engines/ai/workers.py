@@ -26,6 +26,7 @@ import atexit
 import importlib
 import multiprocessing
 import os
+import select
 import signal
 import threading
 import time
@@ -55,13 +56,34 @@ def cores() -> int:
 _holding: Any = None
 
 
-def _arrive(holding: Any, preload: tuple[str, ...]) -> None:
+def _arrive(holding: Any, preload: tuple[str, ...], owner: int) -> None:
     global _holding
     # Ctrl-C at a terminal reaches the whole process group: the workers' owner stops them (stop).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with(owner)
     for module in preload:  # before the worker counts as up (its start-up task comes after this)
         importlib.import_module(module)
     _holding = holding
+
+
+def _end_with(owner: int) -> None:
+    """End this worker when the process that started the pool ends, however it ends (kill -9, the
+    out-of-memory killer): its owner's ``stop`` is then never called, and a worker holds both ends of
+    its task queue's pipe and the fork server's, so none of them ever read an end of file (the workers,
+    their fork server and the resource tracker were left running).  The owner is watched through a
+    pidfd (Linux; elsewhere the owner's ``stop`` alone ends them)."""
+    if not hasattr(os, "pidfd_open"):
+        return
+    try:
+        watched = os.pidfd_open(owner)
+    except ProcessLookupError:
+        os._exit(0)  # ended already
+    threading.Thread(target=_exit_at, args=(watched,), name="owner", daemon=True).start()
+
+
+def _exit_at(watched: int) -> None:
+    select.select([watched], [], [])  # readable once the owner has ended
+    os._exit(0)
 
 
 def _hold(size: int) -> int:
@@ -100,7 +122,10 @@ class _Pool:
                     return
                 self._holding = holding
                 self.executor = ProcessPoolExecutor(
-                    self.size, mp_context=context, initializer=_arrive, initargs=(holding, self.preload)
+                    self.size,
+                    mp_context=context,
+                    initializer=_arrive,
+                    initargs=(holding, self.preload, os.getpid()),
                 )
             futures = [self.executor.submit(_hold, self.size) for _ in range(self.size)]
             pids = {future.result(START_S) for future in futures}

@@ -15,7 +15,7 @@ from mypy_extensions import mypyc_attr
 from engines.desdemona.table import QUEEN as QUEEN_KIND
 from engines.desdemona.table import STONE as STONE_KIND
 from engines.desdemona.table import DesdemonaTable
-from engines.game import Game, MoveError, Outcome
+from engines.game import Game, MoveError, Outcome, quoted
 from engines.geometry import square_grid
 from engines.physical import Thing
 
@@ -221,7 +221,7 @@ class Desdemona(Game[Position, int]):
             return canonical
         for part in re.split(r"[-/x]", canonical):
             if LOOSE_CELL_RE.match(part) and part not in GEOMETRY.index:
-                raise MoveError(f"no square {part!r} on the 10x10 board (a1..j10)")
+                raise MoveError(f"no square {quoted(part)} on the 10x10 board (a1..j10)")
         raise MoveError("expected 'from-to', 'from-to/shot', 'from-toxcapture' or 'pass'")
 
     def why_illegal(self, pos: Position, canonical: str) -> str:

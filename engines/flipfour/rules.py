@@ -48,7 +48,7 @@ from engines.flipfour.board import (
 )
 from engines.flipfour.table import PIECE as PIECE_KIND
 from engines.flipfour.table import FlipFourTable
-from engines.game import Game, MoveError, Outcome
+from engines.game import Game, MoveError, Outcome, quoted
 from engines.physical import Thing
 
 PIECES_EACH = 8
@@ -322,7 +322,7 @@ def _check_point(text: str, part: str) -> str:
     if not part:
         raise MoveError(f"a point is missing; {SYNTAX}")
     if part not in GEOMETRY.index:
-        raise MoveError(f"no point {part!r} on this board (points: {POINT_LIST})")
+        raise MoveError(f"no point {quoted(part)} on this board (points: {POINT_LIST})")
     return part
 
 

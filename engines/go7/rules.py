@@ -16,7 +16,7 @@ from typing import NamedTuple
 from mypy_extensions import mypyc_attr
 
 from engines.bits import cells_of
-from engines.game import Game, MoveError, Outcome
+from engines.game import Game, MoveError, Outcome, quoted
 from engines.go7.board import (
     FULL,
     GEOMETRY,
@@ -260,7 +260,7 @@ class Go7(Game[Position, int]):
         if not canonical:
             raise MoveError(f"empty move text: expected {SYNTAX}")
         if canonical != "pass" and canonical not in GEOMETRY.index:
-            raise MoveError(f"{text.strip()!r} is not a move: expected {SYNTAX}")
+            raise MoveError(f"{quoted(text.strip())} is not a move: expected {SYNTAX}")
         return canonical
 
     def parse_move(self, pos: Position, text: str) -> int:

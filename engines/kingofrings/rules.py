@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from mypy_extensions import mypyc_attr
 
-from engines.game import Game, MoveError, Option, Outcome
+from engines.game import Game, MoveError, Option, Outcome, quoted
 from engines.geometry import square_grid
 from engines.kingofrings.table import KNIGHT as KNIGHT_KIND
 from engines.kingofrings.table import RINGS, KingOfRingsTable
@@ -429,7 +429,7 @@ class KingOfRings(Game[Position, int]):
             raise MoveError("expected '<from>-<to>', '<from>x<to>', '*<cell>' or 'pass'")
         for name in named:
             if name not in GEOMETRY.index:
-                raise MoveError(f"no cell {name!r} on this board (a1..g7)")
+                raise MoveError(f"no cell {quoted(name)} on this board (a1..g7)")
         if len(named) == 2 and named[0] == named[1]:
             raise MoveError("a knight has to leave its cell")
         return canonical

@@ -38,7 +38,7 @@ from typing import NamedTuple
 from mypy_extensions import mypyc_attr
 
 from engines.bits import cells_of
-from engines.game import Game, MoveError, Outcome
+from engines.game import Game, MoveError, Outcome, quoted
 from engines.geometry import Geometry
 from engines.physical import Thing
 from engines.spacetiles.board import SpaceTilesBoard, load_board
@@ -339,35 +339,39 @@ class SpaceTiles(Game[Position, Turn]):
         compact = text.strip().lower().replace(" ", "")
         tile_text, colon, action = compact.partition(":")
         if not colon:
-            raise MoveError(f"expected '<tile>:<action>' (e.g. 'e1:d2' or 'c2:e3-e4'), got {text!r}")
+            raise MoveError(f"expected '<tile>:<action>' (e.g. 'e1:d2' or 'c2:e3-e4'), got {quoted(text)}")
         tile = self._cell(tile_text, "the tile cell")
         if not action:
-            raise MoveError(f"nothing after ':' in {text!r}: expected '<from>-<to>' or the placed cells")
+            raise MoveError(
+                f"nothing after ':' in {quoted(text)}: expected '<from>-<to>' or the placed cells"
+            )
         if "-" in action:
             parts = action.split("-")
             if len(parts) != 2:
-                raise MoveError(f"a step is '<from>-<to>', got {action!r}")
+                raise MoveError(f"a step is '<from>-<to>', got {quoted(action)}")
             source, dest = self._cell(parts[0], "the step's start"), self._cell(parts[1], "the step's end")
             if source == dest:
-                raise MoveError(f"a step must go to another cell, got {action!r}")
+                raise MoveError(f"a step must go to another cell, got {quoted(action)}")
             return (tile, source, 1 << dest)
         targets = 0
         for part in action.split(","):
             cell = self._cell(part, "a placed cell")
             if targets >> cell & 1:
-                raise MoveError(f"cell {part!r} is listed twice in {action!r}")
+                raise MoveError(f"cell {quoted(part)} is listed twice in {quoted(action)}")
             targets |= 1 << cell
         if targets.bit_count() > 5:
-            raise MoveError(f"at most 5 pieces are placed in one turn, {action!r} has {targets.bit_count()}")
+            raise MoveError(
+                f"at most 5 pieces are placed in one turn, {quoted(action)} has {targets.bit_count()}"
+            )
         return (tile, PLACED, targets)
 
     def _cell(self, text: str, what: str) -> int:
         if not text:
             raise MoveError(f"{what} is missing")
         if not _CELL_TEXT.match(text):
-            raise MoveError(f"{what}: {text!r} is not a cell name like 'e3'")
+            raise MoveError(f"{what}: {quoted(text)} is not a cell name like 'e3'")
         if text not in self.geometry.index:
-            raise MoveError(f"{what}: no cell {text!r} on this board")
+            raise MoveError(f"{what}: no cell {quoted(text)} on this board")
         return self.geometry.index[text]
 
     def parse_move(self, pos: Position, text: str) -> Turn:

@@ -55,7 +55,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     export.add_argument(
         "--output", "-o", type=Path,
         help="write the record to this regular file (replaced whole, exactly as stored) instead of stdout "
-        "(where a terminal might act on characters in its names, so they are written as escapes)",
+        "(where a terminal might act on characters in its names, so they are written as escapes); "
+        "'-' is stdout",
     )  # fmt: skip
     export.set_defaults(run=run_export)
     imp = actions.add_parser(
@@ -173,7 +174,7 @@ def run_export(args: argparse.Namespace) -> int:
     with store(args) as conn:
         record = _game(conn, args).record()
     text = _exported(record, args.format, args.id)
-    if args.output is None:
+    if args.output is None or str(args.output) == "-":
         for line in text.removesuffix("\n").split("\n"):
             say(line)
         return 0

@@ -336,12 +336,12 @@ def serve_until_reported(table: Table[P, M]) -> None:
 
     deadline = time.monotonic() + reach.ready_s
     table.loop.run(until=lambda: reported() or time.monotonic() > deadline)
-    seen = [len(session.events), time.monotonic()]
+    seen = [session.emitted, time.monotonic()]
 
     def quiet() -> bool:
         now = time.monotonic()
-        if len(session.events) != seen[0] or session.busy:
-            seen[:] = [len(session.events), now]
+        if session.emitted != seen[0] or session.busy:
+            seen[:] = [session.emitted, now]
         return now - seen[1] >= 2 * SETTLE_S or now > deadline + reach.ready_s
 
     table.loop.run(until=quiet)
@@ -460,12 +460,12 @@ def serve_until_quiet(table: Table[P, M]) -> None:
     """Serve the board until the session has had nothing new to say for SETTLE_S."""
     session = table.session
     deadline = time.monotonic() + COMMAND_S + (table.session.opponent_seconds or 0)
-    seen = [len(session.events), time.monotonic()]
+    seen = [session.emitted, time.monotonic()]
 
     def quiet() -> bool:
         now = time.monotonic()
-        if len(session.events) != seen[0] or session.busy:
-            seen[:] = [len(session.events), now]
+        if session.emitted != seen[0] or session.busy:
+            seen[:] = [session.emitted, now]
         return now - seen[1] >= SETTLE_S or now > deadline
 
     table.loop.run(until=quiet)

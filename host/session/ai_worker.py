@@ -11,7 +11,7 @@ alone) the answer comes at once.
 from __future__ import annotations
 
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Generic, Protocol
+from typing import Generic, Protocol, runtime_checkable
 
 from engines.game import Game, M, P
 from host.session import core
@@ -25,10 +25,10 @@ class OpponentGone(Exception):
 class Opponent(Protocol):
     """Chooses moves for the AI's side (and hints for the player's).
 
-    One with a process of its own (a GTP engine: host/peers/gtp/opponent.py) also has ``close()``, called
-    when the session closes; ``name``, said on the board; ``trouble``, a sentence once it failed; and
-    ``take_over()``, after which the built-in AI answers in its place.  Until then ``choose`` raises
-    OpponentGone.
+    What else an opponent can do is in the small protocols below, each checked at run time, so that the
+    session asks only what an opponent has: ``Budgeted`` (the built-in AI, and an engine with the AI
+    behind it) says how it thinks; ``Stoppable`` (one with a process of its own: a GTP engine,
+    host/peers/gtp/opponent.py) can fail, be stopped, and be replaced by the built-in AI.
     """
 
     def start(self, game: Game[P, M]) -> None:
@@ -38,6 +38,62 @@ class Opponent(Protocol):
     def choose(self, game: Game[P, M], pos: P) -> M: ...
 
     def hint(self, game: Game[P, M], pos: P) -> list[M]: ...
+
+
+@runtime_checkable
+class Budgeted(Protocol):
+    """An opponent that thinks at a level, for a time or a number of nodes (None: not said)."""
+
+    @property
+    def level(self) -> int | None: ...
+
+    @property
+    def seconds(self) -> float | None: ...
+
+    @property
+    def nodes(self) -> int | None: ...
+
+
+@runtime_checkable
+class Stoppable(Protocol):
+    """An opponent with a process of its own, which may fail.  ``name`` is said on the board while it
+    plays; ``trouble`` is a sentence once it failed (``stopped`` its name until ``take_over()``, after
+    which the built-in AI answers in its place: until then ``choose`` raises OpponentGone); ``refuse``
+    stops it for an answer the core refused; ``close`` stops it with the session."""
+
+    @property
+    def name(self) -> str | None: ...
+
+    @property
+    def stopped(self) -> str | None: ...
+
+    @property
+    def trouble(self) -> str | None: ...
+
+    def take_over(self) -> None: ...
+
+    def refuse(self, why: str) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def stoppable(opponent: Opponent | None) -> Stoppable | None:
+    """The opponent as one that may fail, if it is one."""
+    return opponent if isinstance(opponent, Stoppable) else None
+
+
+def budgeted(opponent: Opponent | None) -> Budgeted | None:
+    """The opponent as one that says how it thinks, if it does."""
+    return opponent if isinstance(opponent, Budgeted) else None
+
+
+def player_name(opponent: Opponent | None) -> str:
+    """Who an opponent is, as the store and the text records name a player: an engine by the name it
+    gave while it plays, else the built-in AI by its level."""
+    engine, budget = stoppable(opponent), budgeted(opponent)
+    name = engine.name if engine is not None else None
+    level = budget.level if budget is not None else None
+    return name or ("magboard" if level is None else f"magboard level {level}")
 
 
 class AiWorker(Generic[P, M]):
@@ -73,9 +129,15 @@ class AiWorker(Generic[P, M]):
 
     def take_over(self) -> None:
         """The built-in AI answers from now on in the place of an opponent that stopped."""
-        take_over = getattr(self.opponent, "take_over", None)
-        if take_over is not None:
-            take_over()
+        opponent = stoppable(self.opponent)
+        if opponent is not None:
+            opponent.take_over()
+
+    def refuse(self, why: str) -> None:
+        """The core refused the opponent's answer: one with a process of its own is stopped for it."""
+        opponent = stoppable(self.opponent)
+        if opponent is not None:
+            opponent.refuse(why)
 
     def wait(self, timeout: float | None = None) -> None:
         """Block until every question asked so far is answered (joins the worker, no clock is spun)."""
@@ -84,9 +146,9 @@ class AiWorker(Generic[P, M]):
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
-        close = getattr(self.opponent, "close", None)  # an opponent with a process stops it with the game
-        if close is not None:
-            close()
+        opponent = stoppable(self.opponent)  # an opponent with a process stops it with the game
+        if opponent is not None:
+            opponent.close()
 
 
 def _at(event: core.Event[M], t_ms: int) -> core.Event[M]:

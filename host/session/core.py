@@ -20,7 +20,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeAlias, TypeVar
 
-from engines.game import Game, M, P
+from engines.game import Game, M, P, quoted
 from engines.physical import Thing
 from host.hardware.spec import Button
 from host.session.intent import Intent, RestoreReason, YourTurn
@@ -248,7 +248,15 @@ class TakeOver:
     """The player took the offer: the built-in AI plays the side of the opponent that stopped."""
 
 
-Effect: TypeAlias = Played | TookBack | NewGame | AskAi[P] | AskHint[P] | TakeOver | AgreedDead
+@dataclass(frozen=True)
+class Refused:
+    """The opponent answered a move (or a hint) that is not legal where it was asked: it is stopped, as
+    one that failed by itself, and ``why`` says so."""
+
+    why: str
+
+
+Effect: TypeAlias = Played | TookBack | NewGame | AskAi[P] | AskHint[P] | TakeOver | AgreedDead | Refused
 
 
 # --- what stays the same for a whole game ---------------------------------------------------------
@@ -362,14 +370,48 @@ def step(ctx: Context[P, M], state: State[P, M], event: Event[M]) -> tuple[State
         state = _press(ctx, state, event.button, effects)
     elif isinstance(event, AiMoved):
         if event.version == state.log.version and state.thinking:
-            state = _take_ai_move(ctx, replace(state, ai=Waiting(event.move)), effects)
+            why = _illegal(ctx, state, (event.move,), "a move")
+            if why is None:
+                state = _take_ai_move(ctx, replace(state, ai=Waiting(event.move)), effects)
+            else:
+                effects.append(Refused(why))
+                state = replace(state, ai=IDLE, stopped=why)
     elif isinstance(event, HintFound) and event.version == state.log.version and state.hinting:
-        state = replace(state, hinting=False, hint=event.line if state.pending is None else ())
+        why = _illegal(ctx, state, event.line, "a hint")
+        if why is None:
+            state = replace(state, hinting=False, hint=event.line if state.pending is None else ())
+        else:
+            effects.append(Refused(why))
+            state = replace(state, hinting=False, hint=(), stopped=why)
     elif isinstance(event, AiStopped):
         # The opponent is gone whatever position it was asked about; a question of this one waits no more.
         asked_now = event.version == state.log.version
         state = replace(state, stopped=event.why, ai=IDLE if state.thinking and asked_now else state.ai)
     return _settled(ctx, state, effects), effects
+
+
+def _illegal(ctx: Context[P, M], state: State[P, M], line: Sequence[M], what: str) -> str | None:
+    """Why an opponent's answer about the committed position is refused (None: every move of it is legal
+    in turn).  Whatever an opponent is - the built-in AI, an engine, a future peer - its answer is checked
+    here, where it enters the core, and not only by the opponent itself."""
+    game, pos = ctx.game, state.log.position
+    who = state.opponent or "The AI"
+    for number, move in enumerate(line):
+        legal = ctx.expect(state).legal if number == 0 else game.legal_moves(pos)
+        if move not in legal:
+            at = "" if len(line) == 1 else f" (its move {number + 1} of {len(line)})"
+            shown = _shown(game, pos, move)
+            return f"{who}: answered {what}{at}, {shown}, not legal here. Nothing of it was committed."
+        pos = game.play(pos, move)
+    return None
+
+
+def _shown(game: Game[P, M], pos: P, move: M) -> str:
+    """An illegal move in words: in the game's notation if it can be written so, else its value (bounded)."""
+    try:
+        return game.format_move(pos, move)
+    except Exception:  # an illegal move may be anything: what it is, not a crash, is said
+        return quoted(repr(move))
 
 
 def _read(ctx: Context[P, M], state: State[P, M], event: Reading) -> State[P, M]:

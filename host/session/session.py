@@ -21,7 +21,7 @@ from engines.physical import Thing
 from engines.table import Role
 from host.hardware.spec import Button
 from host.session import core
-from host.session.ai_worker import AiWorker, Opponent
+from host.session.ai_worker import AiWorker, Opponent, budgeted, player_name, stoppable
 from host.session.core import Settings
 from host.session.describe import describe
 from host.session.intent import Intent, Notice
@@ -44,6 +44,9 @@ class GameLog(Protocol):
     def new_game(self) -> None: ...
 
     def agreed(self, dead: tuple[str, ...]) -> None: ...
+
+    def player(self, side: int, name: str) -> None:
+        """From the next move on, ``name`` plays ``side``."""
 
     def close(self) -> None: ...
 
@@ -94,15 +97,19 @@ class Session(Generic[P, M]):
         self._ctx = core.Context(
             game, reading_of, empty, self.settings, reversible, describe, hints=opponent is not None
         )
-        self.events: list[Event] = []
+        # How many events the session has emitted (the scripted mode waits for a quiet moment by it);
+        # the events themselves go to the listeners only: kept, they grew for a service's whole life.
+        self.emitted = 0
         self.listeners: list[Callable[[Event], None]] = []
         self.scene: Mapping[str, Light] = {}
         self._said: tuple[str, str] | None = None
         self._notices: dict[Notice, str] = {}
         self._ai: AiWorker[P, M] = AiWorker(game, opponent, self.settings.think_in_background)
+        self._budgeted, self._stoppable = budgeted(opponent), stoppable(opponent)
+        self._refused: str | None = None  # why the core refused the opponent's last refused answer
         self.now_ms = 0
         log = core.Log(tuple(history) if history else (game.start(),), tuple(moves))
-        state, effects = core.start(self._ctx, log, getattr(opponent, "name", None))
+        state, effects = core.start(self._ctx, log, self._stoppable.name if self._stoppable else None)
         self._state = state
         self._carry_out(effects)
         self._publish()
@@ -200,7 +207,7 @@ class Session(Generic[P, M]):
     @property
     def opponent_seconds(self) -> float | None:
         """How long the AI may think per move, if it says."""
-        return getattr(self.opponent, "seconds", None)
+        return self._budgeted.seconds if self._budgeted is not None else None
 
     def view(self) -> SessionView[P, M]:
         """The session as the page and the terminal see it: one consistent moment."""
@@ -210,16 +217,16 @@ class Session(Generic[P, M]):
         if len(state.log.history) > 1:
             before, after = game.cells(state.log.history[-2]), game.cells(pos)
             last = frozenset(name for name in self.names if before[name] != after[name])
-        opponent, side = self.opponent, self.settings.ai_side
+        side, budget, engine = self.settings.ai_side, self._budgeted, self._stoppable
         ai = None
-        if opponent is not None and side is not None:
+        if self.opponent is not None and side is not None:
             ai = AiInfo(
                 side,
-                getattr(opponent, "level", None),
-                getattr(opponent, "seconds", None),
-                getattr(opponent, "nodes", None),
-                getattr(opponent, "name", None),
-                getattr(opponent, "stopped", None),
+                budget.level if budget is not None else None,
+                budget.seconds if budget is not None else None,
+                budget.nodes if budget is not None else None,
+                engine.name if engine is not None else None,
+                engine.stopped if engine is not None else None,
             )
         hint = tuple(game.line_texts(pos, state.hint))
         notices = tuple(self._notices)
@@ -250,8 +257,13 @@ class Session(Generic[P, M]):
         for answer in self._ai.answers(t_ms):
             self._state, effects = core.step(self._ctx, self._state, answer)
             self._carry_out(effects)
-        # An opponent that can fail (a GTP engine) says so in a sentence; the board shows it.
-        self._notice(Notice.OPPONENT, getattr(self.opponent, "trouble", None))
+        self._say_trouble()
+
+    def _say_trouble(self) -> None:
+        """An opponent that can fail (a GTP engine) says so in a sentence, as the core does of an answer
+        it refused; the board shows it."""
+        trouble = self._stoppable.trouble if self._stoppable is not None else None
+        self._notice(Notice.OPPONENT, trouble or self._refused)
 
     def _carry_out(self, effects: list[core.Effect[P]]) -> None:
         for effect in effects:
@@ -275,6 +287,13 @@ class Session(Generic[P, M]):
                 self._emit(EventKind.OVER, winner=agreed.winner, score=score, dead=list(effect.dead))
             elif isinstance(effect, core.TakeOver):
                 self._ai.take_over()
+                side = self.settings.ai_side
+                if self.journal is not None and side is not None:  # the built-in AI plays its moves now
+                    self.journal.player(side, player_name(self.opponent))
+            elif isinstance(effect, core.Refused):
+                self._refused = effect.why
+                self._ai.refuse(effect.why)
+                self._say_trouble()
             elif isinstance(effect, core.AskAi | core.AskHint):
                 answer = self._ai.ask(effect, self.now_ms)
                 if answer is not None:
@@ -307,6 +326,6 @@ class Session(Generic[P, M]):
 
     def _emit(self, what: EventKind, **data: object) -> None:
         event = Event(self.now_ms, what, data)
-        self.events.append(event)
+        self.emitted += 1
         for listener in self.listeners:
             listener(event)

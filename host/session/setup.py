@@ -13,7 +13,7 @@ from engines import registry
 from engines.game import Game, M, P
 from host.hardware.sensing import Reading, SensorModel
 from host.hardware.spec import BoardSpec
-from host.session.ai_worker import Opponent
+from host.session.ai_worker import Opponent, player_name, stoppable
 from host.session.session import Session, Settings
 from host.store.recorder import GameRecorder
 
@@ -28,8 +28,7 @@ def default_board(game_id: str) -> str:
 
 def players_of(settings: Settings, opponent: Opponent | None) -> tuple[str, str]:
     """Who plays each side, as the store and the text records name them."""
-    level, name = getattr(opponent, "level", None), getattr(opponent, "name", None)  # an engine has a name
-    ai = name or ("magboard" if level is None else f"magboard level {level}")
+    ai = player_name(opponent)
     return (ai if settings.ai_side == 0 else "human", ai if settings.ai_side == 1 else "human")
 
 
@@ -53,9 +52,9 @@ def make_session(
             players = players_of(settings, opponent)
             recorder = GameRecorder.open(journal_path, game, board=board.id, players=players, new=new)
         except BaseException:
-            close = getattr(opponent, "close", None)  # an engine's process goes with the game it was for
-            if close is not None:
-                close()
+            engine = stoppable(opponent)  # an engine's process goes with the game it was for
+            if engine is not None:
+                engine.close()
             raise
     model = SensorModel(board)
     settle_collector()

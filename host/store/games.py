@@ -19,7 +19,7 @@ from engines import registry
 from engines.game import Game, M, MoveError, Outcome, P
 from engines.records import Record
 from host.numbers import LARGEST_ID
-from host.shown import quoted
+from host.shown import quoted, unbroken
 from host.store.database import BUSY_MS, opened, store_text
 
 
@@ -66,7 +66,8 @@ class StoredGame:
             extra["ended"] = stamp(self.ended_at)
         if self.outcome is not None:
             extra["result"] = result_text(self.outcome)
-        return Record(self.game, self.players, self.options, list(self.moves), extra)
+        players = (unbroken(self.players[0]), unbroken(self.players[1]))  # one header line each
+        return Record(self.game, players, self.options, list(self.moves), extra)
 
 
 STAMP = "%Y-%m-%d %H:%M:%S"
@@ -99,7 +100,7 @@ def positions_of(game: Game[P, M], moves: Sequence[str]) -> list[P]:
         try:
             positions.append(game.play(positions[-1], game.parse_move(positions[-1], text)))
         except MoveError as exc:
-            raise MoveError(f"ply {ply}: move {text!r}: {exc}") from None
+            raise MoveError(f"ply {ply}: move {quoted(text)}: {exc}") from None
     return positions
 
 
@@ -264,9 +265,9 @@ def update_game(conn: sqlite3.Connection, game_id: int, stored: StoredGame, kept
     score = outcome.score if outcome is not None and outcome.score is not None else (None, None)
     conn.execute(
         "UPDATE games SET status = ?, started_at = ?, ended_at = ?, winner = ?, score0 = ?, score1 = ?,"
-        " dead = ? WHERE id = ?",
+        " dead = ?, player0 = ?, player1 = ? WHERE id = ?",
         (stored.status.value, stored.started_at, stored.ended_at, outcome.winner if outcome else None, *score,
-         None if stored.dead is None else " ".join(stored.dead), game_id),
+         None if stored.dead is None else " ".join(stored.dead), *stored.players, game_id),
     )  # fmt: skip
     conn.execute("DELETE FROM moves WHERE game_id = ? AND ply > ?", (game_id, kept))
     conn.executemany(

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engines import registry
-from engines.game import Game, MoveError
+from engines.game import Game, MoveError, quoted
 from host.numbers import integer
 from host.store.database import StoreError
 
@@ -67,7 +67,7 @@ class _Replay:
             try:
                 move = game.parse_move(self.positions[-1], arg)
             except MoveError as exc:
-                return f"move {arg!r}: {exc}"
+                return f"move {quoted(arg)}: {exc}"
             moves.append(arg)
             self.positions.append(game.play(self.positions[-1], move))
         elif word == "takeback" and (count := integer(arg)) is not None and 0 < count <= len(moves):

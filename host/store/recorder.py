@@ -50,6 +50,10 @@ class _Unsaved:
     dirty: bool = False
 
 
+def _named(players: tuple[str, str], side: int, name: str) -> tuple[str, str]:
+    return (name, players[1]) if side == 0 else (players[0], name)
+
+
 class GameRecorder(Generic[P, M]):
     """Writes one game slot of a store, owning it for as long as it is open."""
 
@@ -70,6 +74,7 @@ class GameRecorder(Generic[P, M]):
         self._owner = owner
         self._clock = clock
         self._current = _Unsaved(current, kept=len(current.moves))
+        self._players = current.players  # who plays the next game
         self._ended: list[_Unsaved] = []  # games left while the store could not be written
         self._health: StoreHealth = Saved(path)
         self._lock = threading.Lock()
@@ -194,6 +199,18 @@ class GameRecorder(Generic[P, M]):
             current.dirty = True
             self._save()
 
+    def player(self, side: int, name: str) -> None:
+        """From the next move on ``name`` plays ``side`` (the built-in AI took over from an engine that
+        stopped): the game in progress names both, and from which move, and later games ``name``."""
+        with self._lock:
+            stored = self._current.game
+            before, played = stored.players[side], len(stored.moves)
+            said = name if played == 0 or before == name else f"{before}, then {name} from move {played + 1}"
+            self._players = _named(self._players, side, name)
+            stored.players = _named(stored.players, side, said)
+            self._current.dirty = True
+            self._save()
+
     def new_game(self) -> None:
         """The board was set up again: the game in progress ends (abandoned unless over), another starts."""
         with self._lock:
@@ -209,7 +226,7 @@ class GameRecorder(Generic[P, M]):
                 if left.dirty:
                     self._ended.append(left)
                 fresh = StoredGame(
-                    None, left.game.game, left.game.options, left.game.board, left.game.players,
+                    None, left.game.game, left.game.options, left.game.board, self._players,
                     Status.PLAYING, now,
                 )  # fmt: skip
                 self._current = _Unsaved(fresh, kept=0, dirty=True)

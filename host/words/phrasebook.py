@@ -38,7 +38,7 @@ from host.hardware.spec import BoardSpec, Button
 from host.peers.gtp.opponent import gave_up
 from host.session.ai_worker import OpponentGone
 from host.session.handboard import HandBoard
-from host.session.intent import Intent, Kind
+from host.session.intent import Intent, Kind, Mistake, Restore
 from host.session.session import Session, Settings
 from host.tracking.plan import Do, Step, plan
 from host.words.spoken import spoken
@@ -256,13 +256,24 @@ class Engine(Playing):
     def __init__(self, stopped: bool) -> None:
         super().__init__()
         self.name = ENGINE
-        self.stopped = stopped
+        self._dead = stopped
+        self.trouble: str | None = None  # said by the board's notice, which a scenario leaves out
+
+    @property
+    def stopped(self) -> str | None:
+        return ENGINE if self._dead else None
 
     def take_over(self) -> None:
-        self.stopped = False
+        self._dead = False
+
+    def refuse(self, why: str) -> None:
+        self._dead = True
+
+    def close(self) -> None:
+        """No process to stop."""
 
     def choose(self, game: Game[P, M], pos: P) -> M:
-        if self.stopped:
+        if self._dead:
             raise OpponentGone(gave_up(ENGINE, "'gnugo --mode gtp' died (killed by signal 9)"))
         return super().choose(game, pos)
 
@@ -610,7 +621,8 @@ class Scenarios(Generic[P, M]):
             session, board = self.session(history, moves, Playing() if ai else None, side if ai else None)
             board.press(button)
             yield situation, session.intent
-            step = getattr(session.intent, "step", None)
+            intent = session.intent
+            step = intent.step if isinstance(intent, Mistake | Restore) else None
             if step is not None:
                 board.carry_out([step])
                 board.wait(SETTLE)

@@ -200,7 +200,10 @@ def test_play_engine_on_the_terminal_says_the_fault_and_plays_on(tmp_path: Path)
     assert said and said[0].startswith("Fake illegal: ")
     (stored,) = read_games(journal)
     assert stored.moves[:3] == ["g7", "a1", "b2"] and len(stored.moves) == 4
-    assert stored.players == ("human", "Fake illegal")  # the name it gave, not its command line
+    # The name it gave, not its command line; and the built-in AI, which played on, for its move.
+    assert stored.players == ("human", "Fake illegal, then magboard level 3 from move 4")
+    shown = run_cli("history", "--journal", str(journal), "show", str(stored.id))
+    assert "players: human - Fake illegal, then magboard level 3 from move 4\n" in shown.stdout
 
 
 def test_a_store_that_cannot_be_opened_stops_the_engine_started_for_its_game(tmp_path: Path) -> None:

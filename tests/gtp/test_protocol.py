@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from host.peers.gtp.protocol import GtpError, Reader, Response, command
+from host.peers.gtp.protocol import MAX_RESPONSE_LINES, GtpError, Reader, Response, command
 
 
 def feed_all(lines: list[str]) -> list[Response]:
@@ -20,8 +20,9 @@ def test_a_failure_keeps_its_reason() -> None:
     assert feed_all(["? illegal move\n", "\n"]) == [Response(False, "illegal move")]
 
 
-def test_an_id_and_carriage_returns_and_tabs_are_read_away() -> None:
-    assert feed_all(["=12 D4\r\n", "\r\n"]) == [Response(True, "D4")]
+def test_an_id_is_read_and_carriage_returns_and_tabs_are_read_away() -> None:
+    assert feed_all(["=12 D4\r\n", "\r\n"]) == [Response(True, "D4", 12)]
+    assert feed_all(["?3 unknown command\n", "\n"]) == [Response(False, "unknown command", 3)]
     assert feed_all(["=\tpass\n", "\n"]) == [Response(True, "pass")]
 
 
@@ -45,6 +46,33 @@ def test_a_line_that_cannot_begin_a_response_is_garbage() -> None:
 
 def test_a_command_is_one_printable_line() -> None:
     assert command("play", "black", "D4") == "play black D4\n"
+    assert command("genmove", "white", id=7) == "7 genmove white\n"
     assert command("komi", 7.5) == "komi 7.5\n"
     with pytest.raises(ValueError, match="one line"):
         command("play", "black\nquit")
+
+
+def test_a_response_that_never_ends_is_refused_at_its_bound() -> None:
+    """2,000 lines of one response are more than any command asks (GnuGo's list_commands is 190)."""
+    reader = Reader()
+    reader.feed("= first\n")
+    for _ in range(MAX_RESPONSE_LINES - 1):
+        assert reader.feed("more\n") is None
+    with pytest.raises(GtpError, match=f"more than {MAX_RESPONSE_LINES} lines or 256 KB at once"):
+        reader.feed("more\n")
+    reader = Reader()
+    reader.feed("= first\n")
+    with pytest.raises(GtpError, match="256 KB"):
+        for _ in range(10):
+            reader.feed("x" * 30_000 + "\n")
+
+
+def test_garbage_is_quoted_by_its_head_and_its_length() -> None:
+    with pytest.raises(GtpError) as refused:
+        feed_all(["x" * 100_000 + "\n"])
+    assert str(refused.value) == f"answered {'x' * 40!r}... (100000 characters), not a GTP response"
+
+
+def test_an_id_too_long_to_be_ours_is_refused() -> None:
+    with pytest.raises(GtpError, match="an id of 30 digits"):
+        feed_all(["=" + "9" * 30 + " D4\n"])

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from host.hardware.spec import Button
 from host.session.intent import Kind
-from host.session.session import Settings
+from host.session.session import Event, Settings
 from host.store.games import Status, read_games
 from host.wiring.hardware import SimulatedHardware
 from host.wiring.table import open_table
@@ -125,6 +125,8 @@ def test_a_kill_9_while_agreeing_on_dead_stones_resumes_in_that_phase(tmp_path: 
         "go7", SimulatedHardware(), board_id="go7-hall", settings=Settings(ai_side=None), journal_path=journal
     ) as table:
         person, session = Person(table), table.session
+        events: list[Event] = []
+        session.listeners.append(events.append)
         do(person, "wait 300")  # the simulated board resumes as it was at the power cut
         assert session.intent.kind is Kind.DEAD_STONES, session.intent
         assert {c: light.meaning.value for c, light in session.scene.items()} == {"d4": "remove"}
@@ -134,7 +136,7 @@ def test_a_kill_9_while_agreeing_on_dead_stones_resumes_in_that_phase(tmp_path: 
         assert "With 1 dead stone off, by area Black 35, White 14 + 7.5: Black wins by 13.5." in (
             session.intent.sentence
         )
-        assert [e.data for e in session.events if e.kind.value == "over"] == [
+        assert [e.data for e in events if e.kind.value == "over"] == [
             {"winner": 0, "score": [35, 14], "dead": ["d4"]}
         ]
     (stored,) = read_games(journal)

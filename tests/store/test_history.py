@@ -17,7 +17,7 @@ from engines import registry
 from host.gamearg import state_json
 from host.store.games import read_games
 from host.store.recorder import GameRecorder
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 
 CASES = [("desdemona", ()), ("flipfour", ()), ("spacetiles", ()), ("kingofrings", ("empty_steps",))]
 
@@ -231,3 +231,29 @@ def test_an_export_replaces_only_a_regular_file(tmp_path: Path) -> None:
     assert "null" not in refusals or stat.S_ISCHR((tmp_path / "null").lstat().st_mode)
     assert len(read_games(store)) == 1  # the store is still the store
     assert export_to(store, kept).returncode == 0 and kept.read_text().startswith("game: flipfour\n")
+
+
+def test_a_name_stored_on_two_lines_exports_to_a_record_that_imports(tmp_path: Path) -> None:
+    """A store written before engines' names were made one line may hold a name of several lines: its
+    record says it on one (the line breaks as escapes), and checks and imports."""
+    store, copy, record = tmp_path / "games.sqlite3", tmp_path / "copy.sqlite3", tmp_path / "game.txt"
+    recorder = GameRecorder.open(
+        store, registry.make("go7"), board="go7-hall", players=("human", "Fake\nplayer0: Eve")
+    )
+    recorder.move("g7")
+    recorder.close()
+    history(store, "export", "1", "-o", str(record))
+    assert "player1: Fake\\x0aplayer0: Eve\n" in record.read_text()
+    checked = run_cli("record", "check", str(record))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    history(copy, "import", str(record))
+    (again,) = read_games(copy)
+    assert again.players == ("human", "Fake\\x0aplayer0: Eve") and again.moves == ["g7"]
+
+
+def test_export_to_dash_writes_stdout(tmp_path: Path) -> None:
+    store = tmp_path / "games.sqlite3"
+    play_randomly(store, "flipfour", (), seed=2).close()
+    printed = history(store, "export", "1")
+    assert printed.startswith("game: flipfour\n") and history(store, "export", "1", "-o", "-") == printed
+    assert not (ROOT / "-").exists()  # run_cli runs in ROOT

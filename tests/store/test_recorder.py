@@ -91,6 +91,23 @@ def test_new_game_leaves_the_old_one_abandoned_and_new_starts_another(store: Pat
     assert all(g.ended_at is not None for g in games[:2])
 
 
+def test_a_player_taking_over_is_named_from_its_first_move_and_in_later_games(store: Path) -> None:
+    recorder = GameRecorder.open(
+        store, registry.make("desdemona"), board="b", players=("human", "GNU Go 3.8")
+    )
+    recorder.move("a4-a6")
+    recorder.move("a7-a8/a7")
+    recorder.move("a6-b6/a6")
+    recorder.player(1, "magboard level 3")  # before White's move 4
+    recorder.move("a8-a9/a8")
+    recorder.new_game()
+    recorder.move("a4-a5")
+    recorder.close()
+    first, second = read_games(store)
+    assert first.players == ("human", "GNU Go 3.8, then magboard level 3 from move 4")
+    assert second.players == ("human", "magboard level 3")
+
+
 def test_the_result_is_recorded_with_the_move_that_ends_the_game(store: Path) -> None:
     recorder = open_recorder(store, "flipfour")
     game = recorder.game

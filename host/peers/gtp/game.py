@@ -10,16 +10,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.game import Game, MoveError
+from engines.game import Game, MoveError, quoted
 from engines.gtp import COLOURS, gtp_facts
 from host.peers.gtp.engine import START_S, GtpEngine
 from host.peers.gtp.protocol import GtpError
+from host.shown import one_line
 
 RESIGN = "resign"
 CLEANUP = "kgs-genmove_cleanup"  # genmove, capturing every dead stone before passing (KGS's cleanup phase)
 # A move's hard deadline beyond the time it was given: engines keep time loosely (GnuGo not at all).
 MOVE_GRACE = 3.0
 MOVE_MARGIN_S = 10.0
+NAME_CHARS = 60
 
 
 class Resigned(Exception):
@@ -65,10 +67,11 @@ class GtpGame:
     def _name(self, known: frozenset[str]) -> str:
         """The engine's name and version as it says them ("GNU Go 3.8"), or its command line."""
         if "name" not in known:
-            return self.engine.line
+            return one_line(self.engine.line, NAME_CHARS)
         name = self.engine.ask("name", timeout=START_S)
         version = self.engine.ask("version") if "version" in known else ""
-        return " ".join(part for part in (name, version) if part)[:60] or self.engine.line
+        said = " ".join(part for part in (name, version) if part) or self.engine.line
+        return one_line(said, NAME_CHARS)  # shown on the board and stored as a player: one printable line
 
     def tell(self, moves: list[Any]) -> None:
         """Bring the engine to the game after ``moves``: the new moves when it knows the ones before,
@@ -100,7 +103,7 @@ class GtpGame:
             move = self.facts.move(pos, vertex)
         except MoveError as exc:
             self.engine.close()
-            raise GtpError(f"{self.engine.line!r} answered {vertex[:40]!r}, not a move here: {exc}") from None
+            raise GtpError(f"{self.engine.said} answered {quoted(vertex)}, not a move here: {exc}") from None
         self._told = [*moves, move]
         return move
 

@@ -15,10 +15,11 @@ from typing import Any
 
 from engines.game import Game
 from host.peers.gtp.engine import GtpEngine
-from host.peers.gtp.game import MOVE_MARGIN_S, GtpGame, Resigned
+from host.peers.gtp.game import MOVE_MARGIN_S, NAME_CHARS, GtpGame, Resigned
 from host.peers.gtp.protocol import GtpError
 from host.session.ai_opponent import AiOpponent
 from host.session.ai_worker import OpponentGone
+from host.shown import one_line
 
 
 def gave_up(name: str, words: str) -> str:
@@ -34,7 +35,7 @@ class EngineOpponent:
         self.margin_s = margin_s
         self.seconds = seconds
         self.fallback = fallback
-        self._name = line
+        self._name = one_line(line, NAME_CHARS)
         self._table: GtpGame | None = None
         self._trouble: str | None = None
         self._taken_over = False
@@ -72,7 +73,7 @@ class EngineOpponent:
         engine = GtpEngine(self.line)
         try:
             self._table = GtpGame(engine, game, self.seconds, self.margin_s)
-        except GtpError:
+        except BaseException:  # a fault, or SIGINT or SIGTERM while it loads: its processes go at once
             engine.close()
             raise
         self._name = self._table.name
@@ -83,7 +84,7 @@ class EngineOpponent:
         """What went wrong with the engine, in a sentence, once it has (also when it dies between moves)."""
         table = self._table
         if self._trouble is None and table is not None and table.engine.died:
-            self._give_up(f"{table.engine.line!r} {table.engine.death()}")
+            self._give_up(f"{table.engine.said} {table.engine.death()}")
         return self._trouble
 
     def _give_up(self, words: str) -> None:
@@ -94,6 +95,14 @@ class EngineOpponent:
     def take_over(self) -> None:
         """The player took the board's offer: the built-in AI answers from now on."""
         self._taken_over = True
+
+    def refuse(self, why: str) -> None:
+        """The core refused an answer of this side (it checks every opponent's): the engine is stopped
+        as for a fault it found itself, and ``why`` is its trouble unless it had one already."""
+        if self._table is not None:
+            self._table.engine.close()
+        if self._trouble is None:
+            self._trouble = why
 
     def choose(self, game: Game[Any, Any], pos: Any) -> Any:
         if self.playing and self._table is not None:

@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engines.game import quoted
+
 MAX_LINE = 65_536  # longer than any response a move needs: an engine flooding us is not speaking GTP
+# A whole response: GnuGo's list_commands, the longest asked, is 190 lines and 3.4 KB.
+MAX_RESPONSE_LINES = 2_000
+MAX_RESPONSE = 256 * 1024
+MAX_ID_DIGITS = 18  # ours count up from 1
 
 
 class GtpError(Exception):
@@ -21,11 +27,12 @@ class GtpError(Exception):
 class Response:
     ok: bool
     text: str
+    id: int | None = None  # the id of the command it answers, if the engine gave it (GTP 2, 2.5)
 
 
-def command(name: str, *args: object) -> str:
-    """The line of a command, newline included."""
-    line = " ".join([name, *(str(a) for a in args)])
+def command(name: str, *args: object, id: int | None = None) -> str:
+    """The line of a command (with its id, if given), newline included."""
+    line = " ".join([*([] if id is None else [str(id)]), name, *(str(a) for a in args)])
     if not line.isprintable():
         raise ValueError(f"a GTP command is one line of printable text, not {line!r}")
     return line + "\n"
@@ -37,6 +44,8 @@ class Reader:
     def __init__(self) -> None:
         self._lines: list[str] = []
         self._ok = True
+        self._id: int | None = None
+        self._size = 0
 
     def feed(self, raw: str) -> Response | None:
         """The response this line completes, or None.  GtpError on a line that cannot begin one."""
@@ -46,14 +55,24 @@ class Reader:
             if not line.strip():
                 return None  # blank lines between responses are tolerated
             if line[0] not in "=?":
-                raise GtpError(f"answered {line[:60]!r}, not a GTP response")
+                raise GtpError(f"answered {quoted(line)}, not a GTP response")
             self._ok = line[0] == "="
             head = line[1:].lstrip("0123456789")
+            digits = line[1 : len(line) - len(head)]
+            if len(digits) > MAX_ID_DIGITS:
+                raise GtpError(f"answered an id of {len(digits)} digits")
+            self._id = int(digits) if digits else None
+            self._size = len(head)
             self._lines.append(head.strip())
             return None
         if line.strip():
+            self._size += len(line) + 1
             self._lines.append(line.strip())
+            if len(self._lines) > MAX_RESPONSE_LINES or self._size > MAX_RESPONSE:
+                raise GtpError(
+                    f"answered more than {MAX_RESPONSE_LINES} lines or {MAX_RESPONSE // 1024} KB at once"
+                )
             return None
-        response = Response(self._ok, "\n".join(self._lines).strip())
+        response = Response(self._ok, "\n".join(self._lines).strip(), self._id)
         self._lines = []
         return response
