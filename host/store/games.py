@@ -66,6 +66,8 @@ class StoredGame:
             extra["ended"] = stamp(self.ended_at)
         if self.outcome is not None:
             extra["result"] = result_text(self.outcome)
+        if self.dead is not None:
+            extra["dead"] = " ".join(self.dead)
         return Record(self.game, self.players, self.options, list(self.moves), extra)
 
 
