@@ -67,6 +67,15 @@ class SgfFacts(ABC, Generic[P, M]):
             return "0"
         return f"{self.colours[outcome.winner]}+"
 
+    def territory(self, pos: P, dead: frozenset[str]) -> tuple[list[str], list[str]] | None:
+        """SGF's TB and TW of the final ``pos`` with the stones on ``dead`` agreed dead: each player's
+        territory as SGF points, a dead stone's point its capturer's; None for a game without them."""
+        return None
+
+    def dead(self, pos: P, territory: tuple[list[str], list[str]]) -> frozenset[str]:
+        """The stones of ``pos`` that a file's TB and TW (``territory``) hold dead, by cell name."""
+        return frozenset()
+
     def point(self, name: str) -> str:
         """A cell name of ours ("d4": file letter, rank from 1 at the first player's side) as an SGF
         point: column letter from the left, row letter from the top."""
@@ -104,7 +113,9 @@ def _names() -> str:
 
 def dump(record: Record) -> bytes:
     """The record as an SGF file (UTF-8): the rules' fixed properties, the players as PB and PW by their
-    SGF colours, DT, RE when the rules say the game is over, and every move.  SgfError for a game SGF
+    SGF colours, DT, RE when the rules say the game is over, and every move.  A game whose players
+    agreed its dead stones (the record's ``dead``) ends with their territory (TB, TW, where a reader
+    finds the dead stones), a comment naming them, and RE their count.  SgfError for a game SGF
     does not keep."""
     game = record.make_game()
     facts = sgf_facts(game)
@@ -129,6 +140,16 @@ def dump(record: Record) -> bytes:
         tree.extend_main_sequence().set_raw(facts.colours[game.to_move(pos)], facts.value(pos, move).encode())
         pos = game.play(pos, move)
     outcome = game.outcome(pos)
+    agreed = record.extra.get("dead")
+    if agreed is not None and game.table.dead_proposal(game, pos) is not None:
+        dead = frozenset(agreed.split())
+        outcome, _ = game.table.agreed(game, pos, dead)
+        territory = facts.territory(pos, dead)
+        last = tree.get_last_node()
+        for key, owned in zip(("TB", "TW"), territory or ([], []), strict=True):
+            if owned:
+                last.set_raw_list(key, [p.encode() for p in owned])
+        last.set("C", f"Dead stones agreed: {' '.join(sorted(dead)) or 'none'}.")
     if outcome is not None:
         root.set_raw("RE", facts.result(pos, outcome).encode())
     data: bytes = tree.serialise()
@@ -160,7 +181,9 @@ def _text(node: Any, key: str) -> str | None:
 def load(data: bytes) -> tuple[Record, list[str]]:
     """The game of an SGF file and what of it was not kept (variations, a different komi, ...).
 
-    SgfError names the node and move of the first thing that is not a game magboard plays."""
+    SgfError names the node and move of the first thing that is not a game magboard plays.  TB and TW on
+    the last node of a game that ends by agreeing its dead stones give them (the record's ``dead``), and
+    RE is checked against their count."""
     if len(data) > MAX_BYTES:
         raise SgfError(f"longer than {MAX_BYTES // 1024} KiB: not a game record")
     try:
@@ -225,6 +248,19 @@ def load(data: bytes) -> tuple[Record, list[str]]:
         notes.append("variations left out: the main line is kept")
     given_result = _text(root, "RE")
     outcome = game.outcome(pos)
+    last = tree.get_last_node()
+    agreeing = game.table.dead_proposal(game, pos) is not None
+    if agreeing and (last.has_property("TB") or last.has_property("TW")):
+        black, white = (
+            [p.decode("ascii", "replace") for p in last.get_raw_list(key)] if last.has_property(key) else []
+            for key in ("TB", "TW")
+        )
+        try:
+            dead = facts.dead(pos, (black, white))
+        except MoveError as exc:
+            raise SgfError(f"last node: TB/TW: {exc}") from None
+        extra["dead"] = " ".join(sorted(dead))
+        outcome, _ = game.table.agreed(game, pos, dead)
     ours = None if outcome is None else facts.result(pos, outcome)
     if given_result and given_result != ours:
         notes.append(f"RE[{given_result}], but by {game_id}'s rules the game " +

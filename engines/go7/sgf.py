@@ -1,11 +1,16 @@
 """Go 7x7 in SGF (GM[1]): a point is two letters, column from the left and row from the top, and a pass
 is an empty value ("tt" is read too, as FF[3] wrote it); the root says the rules of rules.md - SZ[7],
-KM[7.5], RU[Chinese] (area scoring, as KGS and OGS name it) - and RE the margin ("B+3.5")."""
+KM[7.5], RU[Chinese] (area scoring, as KGS and OGS name it) - and RE the margin ("B+3.5").
+
+The stones the players agreed dead have no property of their own in FF[4]: as KGS writes it,
+the last node's TB and TW are each player's territory counted with them off, so a dead stone stands on
+a point of the other colour's territory, which is how a reader finds it again."""
 
 from __future__ import annotations
 
+from engines.bits import cells_of
 from engines.game import Outcome
-from engines.go7.board import KOMI, NAMES, PASS, SIDE
+from engines.go7.board import KOMI, NAMES, PASS, SIDE, area
 from engines.go7.rules import Go7, Position
 from engines.sgf import SgfFacts
 
@@ -33,3 +38,24 @@ class Go7Sgf(SgfFacts[Position, int]):
             return super().result(pos, outcome)
         black, white = outcome.score
         return f"{self.colours[outcome.winner]}+{abs(black - white - KOMI):g}"
+
+    def territory(self, pos: Position, dead: frozenset[str]) -> tuple[list[str], list[str]]:
+        """Black's and White's empty points of the area count with ``dead`` off (a dead stone's point
+        is its capturer's), as SGF points."""
+        off = sum(1 << NAMES.index(name) for name in dead)
+        _, _, black_empty, white_empty = area(pos.black & ~off, pos.white & ~off)
+        black, white = (
+            sorted(self.point(NAMES[p]) for p in cells_of(empty)) for empty in (black_empty, white_empty)
+        )
+        return black, white
+
+    def dead(self, pos: Position, territory: tuple[list[str], list[str]]) -> frozenset[str]:
+        """The stones standing in the other colour's territory: the dead ones."""
+        black, white = ({self.name(p) for p in points} for points in territory)
+        standing = cells_of(pos.white), cells_of(pos.black)
+        return frozenset(
+            NAMES[p]
+            for points, stones in zip((black, white), standing, strict=True)
+            for p in stones
+            if NAMES[p] in points
+        )

@@ -66,6 +66,8 @@ class StoredGame:
             extra["ended"] = stamp(self.ended_at)
         if self.outcome is not None:
             extra["result"] = result_text(self.outcome)
+        if self.dead is not None:
+            extra["dead"] = " ".join(self.dead)
         players = (unbroken(self.players[0]), unbroken(self.players[1]))  # one header line each
         return Record(self.game, players, self.options, list(self.moves), extra)
 

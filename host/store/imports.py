@@ -15,9 +15,10 @@ import sqlite3
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from engines import records, sgf
-from engines.game import MoveError
+from engines.game import Game, MoveError
 from host.files import MIB, read_bytes
 from host.shown import quoted
 from host.store.database import StoreError, opened, reason_of, transaction
@@ -78,7 +79,11 @@ def _games_of(path: Path, data: bytes) -> tuple[list[StoredGame], list[str]]:
         else:
             record = records.parse(text)
         rules = record.make_game()
-        status, outcome = ending(rules, positions_of(rules, record.moves)[-1])
+        final = positions_of(rules, record.moves)[-1]
+        status, outcome = ending(rules, final)
+        dead = _dead(rules, final, record.extra.get("dead"))
+        if dead is not None:
+            outcome, _ = rules.table.agreed(rules, final, frozenset(dead))
     except records.RecordError as exc:
         raise StoreError(path, f"line {exc.line}: {exc.reason}" if exc.line else exc.reason) from None
     except (MoveError, sgf.SgfError) as exc:
@@ -90,7 +95,21 @@ def _games_of(path: Path, data: bytes) -> tuple[list[StoredGame], list[str]]:
         f"{'sgf' if sgf.looks_like_sgf(data) else 'record'} {path}", list(record.moves),
         [None] * len(record.moves),
     )  # fmt: skip
+    stored.dead = dead
     return [stored], notes + said
+
+
+def _dead(rules: Game[Any, Any], final: Any, given: str | None) -> tuple[str, ...] | None:
+    """The dead stones a record says were agreed (its ``dead``), or None when it says none or its game
+    does not end by agreeing them; MoveError for a name that is no stone of the final position."""
+    if given is None or rules.table.dead_proposal(rules, final) is None:
+        return None
+    dead = tuple(sorted(given.split()))
+    cells = rules.cells(final)
+    for name in dead:
+        if not cells.get(name):
+            raise MoveError(f"dead {name}: no stone stands there at the end of the game")
+    return dead
 
 
 def _times(header: dict[str, str]) -> tuple[dict[str, float | None], list[str]]:

@@ -34,3 +34,13 @@ def test_gnugo_counts_our_sgf_as_we_do(tmp_path: Path) -> None:
         if counted == GAMES:
             return
     pytest.fail(f"only {counted} of {3 * GAMES} games ended by two passes")
+
+
+def test_gnugo_loads_our_sgf_of_agreed_dead_stones_and_counts_as_we_agreed(tmp_path: Path) -> None:
+    # Black's c file against White's b file and a Black stone at a4 behind the wall, agreed dead: the
+    # last node's TB/TW and comment do not trouble loadsgf, and GnuGo holds a4 dead and counts as we did.
+    moves = [m for rank in range(1, 8) for m in (f"c{rank}", f"b{rank}")] + ["a4", "pass", "pass"]
+    sgf = tmp_path / "agreed.sgf"
+    sgf.write_bytes(dump(Record("go7", ("Ann", "Bo"), (), moves, {"dead": "a4"})))
+    assert "RE[B+13.5]" in sgf.read_text()
+    assert gnugo_count(sgf) == ("B+13.5", ["A4"])
