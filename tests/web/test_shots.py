@@ -26,7 +26,7 @@ from host.hardware.sensing import SensorModel
 from host.session.intent import Kind
 from host.words.phrasebook import never_said
 from tests.web.conftest import ARTIFACTS, PHONE, import_game, old_journal, served
-from tests.web.plan import plan
+from tests.web.plan import Gesture, plan
 from tests.web.test_page import (
     GAMES,
     MISTAKE,
@@ -86,6 +86,26 @@ def first_positions(game: Game[Any, Any]) -> list[Any]:
     return [game.play_texts(texts[:n]) for n in range(len(texts) + 1)]
 
 
+def under_way(shots: Shots, game: Game[Any, Any], store: Path) -> None:
+    """Where the first turns made no move in two parts (Go's first capture comes later): a random game
+    resumed at the first position that has one, its first part made by hand."""
+    texts = finished(game, 2)
+    for ply in range(len(texts)):
+        pos = game.play_texts(texts[:ply])
+        for move in game.legal_moves(pos):
+            parts = in_two(plan(game, pos, game.cells(game.play(pos, move))))
+            if parts is not None:
+                store.mkdir()
+                import_game(store, game.id, old_journal(game.id, texts[:ply]))
+                with served(game.id, store, "--humans", new=False) as url:
+                    shots.page.goto(url)
+                    wait_ply(shots.page, ply)
+                    wait_kind(shots.page, Kind.YOUR_TURN.value)
+                    gestures(shots.page, parts[0])
+                    shots.take(Kind.TURN_UNDER_WAY)
+                return
+
+
 def choose(shots: Shots, game: Game[Any, Any], board: str, store: Path) -> None:
     """On ``board``, a random game's moves typed until the player can make a move the sensors read as
     another: made by hand, the board asks which."""
@@ -106,6 +126,21 @@ def choose(shots: Shots, game: Game[Any, Any], board: str, store: Path) -> None:
                     return
             page.fill("#move-text", texts[ply])
             page.click("#move-form button[type=submit]")
+
+
+def in_two(steps: list[Gesture] | None) -> tuple[list[Gesture], list[Gesture]] | None:
+    """A move in two parts (test_page's ``partial``), or a capture: what the player's own objects do
+    first and the captured taken off after, or where they land on the captured one's cell, the first
+    captured one taken off first."""
+    parts = partial(steps)
+    if parts is not None or steps is None or len(steps) < 3 or steps[1] != ("tray", ""):
+        return parts
+    taken = [steps[i : i + 2] for i in range(0, len(steps) - 1, 2) if steps[i + 1] == ("tray", "")]
+    off = [g for pair in taken for g in pair]
+    own = steps[len(off) :]
+    if {cell for _, cell in own}.isdisjoint(cell for _, cell in off[::2]):
+        return own, off
+    return steps[:2], steps[2:]
 
 
 def confirmable(game: Game[Any, Any], pos: Any, moves: list[Any]) -> Any | None:
@@ -183,7 +218,7 @@ def play_a_turn(shots: Shots, game: Game[Any, Any], rng: random.Random) -> None:
             page.click("[data-button='confirm']")
             return
     if shots.wants(Kind.TURN_UNDER_WAY):
-        two_part = [(m, parts) for m, p in plans.items() if (parts := partial(p))]
+        two_part = [(m, parts) for m, p in plans.items() if (parts := in_two(p))]
         if two_part:
             _, (first, rest) = two_part[0]
             gestures(page, first)
@@ -217,6 +252,8 @@ def test_every_kind_of_intent_on_the_page_pictured_and_checked(
     board = board_for(game, wanted)
     if board is not None:
         choose(shots, game, board, tmp_path / "choose")
+    if shots.wants(Kind.TURN_UNDER_WAY):
+        under_way(shots, game, tmp_path / "under-way")
     assert shots.left <= AT_THE_END, f"not reached in {TURNS} turns: {sorted(k.value for k in shots.left)}"
     # The end: the game but its last move resumed from a journal, the last move typed.
     texts = finished(game, 2)
