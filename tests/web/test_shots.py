@@ -44,7 +44,7 @@ from tests.web.test_page import (
 TURNS = 8  # the player's turns tried, at most, to reach every kind a turn can lead to
 SAMPLE = 60  # legal moves looked at for a move of a shape (a plan each costs)
 PLIES = 6  # the plies of a random game tried, at most, for moves the sensors confuse
-THINK_S = "4"  # the AI's time: long enough to take the pictures and run axe while it thinks
+THINK_S = "8"  # the AI's time: long enough to take the pictures and run axe while it thinks (a busy CPU)
 # Not in the browser: an engine that stops needs a GTP engine on the machine (tests/peers cover it).
 ELSEWHERE = {Kind.OPPONENT_STOPPED}
 AT_THE_END = {Kind.GAME_OVER, Kind.DEAD_STONES}
