@@ -107,7 +107,9 @@ def test_a_typed_pass_presses_the_pass_button(tmp_path: Path) -> None:
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "Take off the dead stones" not in result.stdout  # nothing is proposed dead: no White stone
-    assert "Press Confirm when you agree. By area Black 49, White 0 + 7.5" in result.stdout
+    assert "Take off any stones you agree are dead, then press Confirm. By area Black 49, White 0 + 7.5" in (
+        result.stdout
+    )
     assert "Game over: Black wins. By area Black 49, White 0 + 7.5: Black wins by 41.5." in result.stdout
     (stored,) = read_games(tmp_path / "games.sqlite3")
     assert stored.moves == ["d4", "pass", "c3", "pass", "pass"] and stored.status is Status.FINISHED

@@ -148,8 +148,13 @@ def _dead_stones(
         )
     else:
         _, ending = game.table.agreed(game, pos, off_names)
-        opening = "Take off the dead stones (lit); press" if lit else "Press"
-        sentence = f"{opening} Confirm when you agree. {ending.reason}"
+        if lit:
+            opening = "Take off the dead stones (lit); press Confirm when you agree."
+        elif off:
+            opening = "Press Confirm when you agree."
+        else:  # nothing proposed: the players may still see dead stones the estimate does not
+            opening = "Take off any stones you agree are dead, then press Confirm."
+        sentence = f"{opening} {ending.reason}"
         buttons = buttons | {Button.CONFIRM}
     proposed = frozenset(names[i] for i in agreeing.proposed)
     return DeadStones(sentence, scene, buttons, proposed=proposed, off=off_names, wrong=wrong_names)
